@@ -1,0 +1,236 @@
+"""Archive: the records of one site with their derived lineage, reviews and sign-offs.
+
+Everything derived from more than one record is computed once, when the Archive is built;
+the query layer, the site build and the MCP server only read it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from site_builder.archive.findings import Finding
+from site_builder.archive.records import Record
+from site_builder.archive.schedule import add_interval, parse_every
+from site_builder.config import FieldDef, SiteConfig
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    """A top-level folder of `content`, described by its optional `_project.yml`."""
+
+    id: str
+    name: str
+    description: str = ""
+    owners: tuple[str, ...] = ()
+    order: int | None = None
+    fields: tuple[FieldDef, ...] = ()
+    path: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A record's periodic review: next `due` date, last `reviewed` date, `every` as written."""
+
+    due: dt.date
+    reviewed: dt.date | None
+    every: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignOff:
+    """RFC-style sign-off state of a record with `reviewers`."""
+
+    status: str
+    approved: int
+    required: int
+    waiting_on: tuple[str, ...]
+
+
+class LookupFailed(LookupError):
+    """An id, short id, ref or slug that names no record, or more than one."""
+
+
+def _lookup_keys(record: Record) -> Iterable[str]:
+    yield record.id.lower()
+    yield record.short_id.lower()
+    yield f"{record.project}/{record.type}/{int(record.number)}".lower()
+    yield record.ref.lower()
+    yield record.slug.lower()
+
+
+def _project_sort_key(project: Project) -> tuple[int, int, str]:
+    return (0 if project.order is not None else 1, project.order or 0, project.name.lower())
+
+
+class Archive:
+    """The records of one archive (drafts never included), newest first, and what they imply.
+
+    `bodies`, when given, supplies record bodies lazily (remote mode reads them from the
+    published site); otherwise a record's own `body` is used.
+    """
+
+    def __init__(
+        self,
+        config: SiteConfig,
+        projects: dict[str, Project],
+        records: Iterable[Record],
+        findings: Iterable[Finding] = (),
+        bodies: Callable[[Record], str] | None = None,
+    ) -> None:
+        self.config = config
+        self.records: tuple[Record, ...] = tuple(
+            sorted(records, key=lambda r: (-r.date.toordinal(), r.id)))
+        self.projects: dict[str, Project] = dict(
+            sorted(projects.items(), key=lambda item: _project_sort_key(item[1])))
+        self._load_findings: tuple[Finding, ...] = tuple(findings)
+        self._bodies = bodies
+        self.by_id: dict[str, Record] = {r.id: r for r in self.records}
+        self._keys: dict[str, list[str]] = {}
+        for record in self.records:
+            for key in dict.fromkeys(_lookup_keys(record)):
+                self._keys.setdefault(key, []).append(record.id)
+        self.superseded_by: dict[str, str] = self._derive_superseded_by()
+
+    @cached_property
+    def findings(self) -> tuple[Finding, ...]:
+        """Every problem: those found while loading and those across records, sorted by place.
+
+        Computed on first use, so the MCP server, which only logs load problems, never pays
+        for the cross-record checks.
+        """
+        from site_builder.archive.checks import cross_check  # checks reads Archive
+
+        return tuple(sorted([*self._load_findings, *cross_check(self)],
+                            key=lambda f: (str(f.path), f.line, f.message)))
+
+    @property
+    def load_findings(self) -> tuple[Finding, ...]:
+        """The problems found while reading files, without the cross-record checks."""
+        return self._load_findings
+
+    # ---- lookup -------------------------------------------------------------------------
+
+    def candidates(self, reference: str) -> list[str]:
+        """Every record id that `reference` (full id, short id, ref or slug) could name."""
+        key = reference.strip().lower().removesuffix(".md").strip("/")
+        if not key or key.isdigit():
+            return []
+        return sorted(self._keys.get(key, ()))
+
+    def get(self, reference: str) -> Record:
+        """The one record `reference` names.
+
+        Raises LookupFailed with the message an agent or a person should read.
+        """
+        found = self.candidates(reference)
+        if len(found) == 1:
+            return self.by_id[found[0]]
+        if found:
+            raise LookupFailed(f'"{reference}" is ambiguous: {", ".join(found)}.')
+        raise LookupFailed(f'No record matches "{reference}". Use search_records to find ids.')
+
+    def resolve(self, reference: str) -> Record | None:
+        """The record `reference` names, or None when it names none or several."""
+        found = self.candidates(reference)
+        return self.by_id[found[0]] if len(found) == 1 else None
+
+    def body(self, record: Record) -> str:
+        """The Markdown body of `record` (fetched lazily in remote mode)."""
+        return self._bodies(record) if self._bodies is not None else record.body
+
+    # ---- lineage -------------------------------------------------------------------------
+
+    def _derive_superseded_by(self) -> dict[str, str]:
+        newer: dict[str, list[Record]] = {}
+        for record in self.records:
+            for reference in record.supersedes:
+                older = self.resolve(reference)
+                if older is not None and older.id != record.id:
+                    newer.setdefault(older.id, []).append(record)
+            if record.superseded_by:
+                replacement = self.resolve(record.superseded_by)
+                if replacement is not None and replacement.id != record.id:
+                    newer.setdefault(record.id, []).append(replacement)
+        # The newest successor wins; records are already newest first.
+        return {old: min(candidates, key=lambda r: (-r.date.toordinal(), r.id)).id
+                for old, candidates in newer.items()}
+
+    def chain(self, record: Record) -> list[Record]:
+        """The replacements of `record`, from the direct one to the end of the chain."""
+        out: list[Record] = []
+        seen = {record.id}
+        current = self.superseded_by.get(record.id)
+        while current is not None and current not in seen:
+            seen.add(current)
+            out.append(self.by_id[current])
+            current = self.superseded_by.get(current)
+        return out
+
+    def current_record(self, record: Record) -> Record | None:
+        """The end of the record's supersededBy chain; None when nothing supersedes it."""
+        chain = self.chain(record)
+        return chain[-1] if chain else None
+
+    @cached_property
+    def current_ids(self) -> frozenset[str]:
+        """Ids of records in force: a current status and nothing supersedes them."""
+        statuses = self.config.current_statuses
+        return frozenset(r.id for r in self.records
+                         if r.status in statuses and r.id not in self.superseded_by)
+
+    def is_current(self, record: Record) -> bool:
+        return record.id in self.current_ids
+
+    def is_open(self, record: Record) -> bool:
+        return record.status in self.config.open_statuses
+
+    # ---- reviews and sign-off ---------------------------------------------------------------
+
+    def review(self, record: Record) -> Review | None:
+        """The record's review schedule with its next due date, or None when it has none."""
+        if not record.review_every:
+            return None
+        parsed = parse_every(record.review_every)
+        if parsed is None:
+            return None
+        start = record.reviewed or record.date
+        return Review(add_interval(start, *parsed), record.reviewed, record.review_every)
+
+    def signoff(self, record: Record) -> SignOff | None:
+        """The RFC sign-off of a record with reviewers, or None without reviewers."""
+        if not record.reviewers:
+            return None
+        states = [state for _, state in record.reviewers]
+        approved = states.count("approved")
+        required = record.approvals
+        if required is None:
+            required = self.config.required_approvals
+        if required is None:
+            required = len(states)
+        if "changes-requested" in states:
+            status = "changes-requested"
+        elif approved >= required:
+            status = "approved"
+        else:
+            status = "pending"
+        waiting = tuple(sorted(h for h, state in record.reviewers if state == "pending"))
+        return SignOff(status, approved, required, waiting)
+
+    # ---- fields ------------------------------------------------------------------------------
+
+    def fields_for(self, record: Record) -> tuple[FieldDef, ...]:
+        """The custom fields a record may set: the site's, then its project's own."""
+        project = self.projects.get(record.project)
+        return self.config.fields + (project.fields if project else ())
+
+    @cached_property
+    def _by_path(self) -> dict[Path, Record]:
+        return {r.path: r for r in self.records}
+
+    def record_at(self, path: Path) -> Record | None:
+        """The record whose source file is `path`, if any."""
+        return self._by_path.get(path)

@@ -1,0 +1,59 @@
+"""Finding: one problem `check` reports, with the file and line it comes from."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+Level = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Finding:
+    """A problem in the archive.
+
+    `path` is the absolute path of the file at fault and `line` its 1-based line
+    (a problem with no line of its own is reported at line 1 of its file).
+    """
+
+    path: Path
+    line: int
+    level: Level
+    message: str
+
+    def display_path(self, cwd: Path | None = None) -> str:
+        """The path as a person types it: relative to `cwd` when below it, else absolute."""
+        base = cwd or Path.cwd()
+        try:
+            rel = os.path.relpath(self.path, base)
+        except ValueError:  # another drive on Windows
+            return self.path.as_posix()
+        return Path(self.path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
+
+    def format(self, cwd: Path | None = None) -> str:
+        """`path:line: level: message`, the line `check` prints."""
+        return f"{self.display_path(cwd)}:{self.line}: {self.level}: {self.message}"
+
+    def escalated(self) -> Finding:
+        """The same finding as an error (what `--strict` does to warnings)."""
+        return Finding(self.path, self.line, "error", self.message)
+
+
+def has_errors(findings: list[Finding] | tuple[Finding, ...]) -> bool:
+    """True when any finding is an error."""
+    return any(f.level == "error" for f in findings)
+
+
+def github_annotation(finding: Finding, cwd: Path | None = None) -> str:
+    """The finding as a GitHub Actions workflow command (`::error file=…,line=…::message`)."""
+    message = finding.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    path = finding.display_path(cwd).replace("%", "%25").replace(",", "%2C").replace(":", "%3A")
+    return f"::{finding.level} file={path},line={finding.line}::{message}"
+
+
+def as_json(finding: Finding, cwd: Path | None = None) -> dict[str, object]:
+    """The finding as one item of `check --format json`."""
+    return {"path": finding.display_path(cwd), "line": finding.line,
+            "level": finding.level, "message": finding.message}

@@ -1,0 +1,250 @@
+"""Content folder (plus sources) → Archive; reparses only files whose size or mtime changed.
+
+This is the one loader: the site build, `check`, `serve` and the MCP server's local mode all
+read an archive through `load_archive`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from site_builder.archive.archive import Archive, Project
+from site_builder.archive.findings import Finding
+from site_builder.archive.records import FILE_NAME, Record, RecordContext, Source, parse_record
+from site_builder.config import SiteConfig, load_config, parse_fields, read_yaml_mapping
+
+PROJECT_FILE = "_project.yml"
+_PROJECT_KEYS = {"name", "description", "owners", "order", "fields"}
+
+
+@dataclass(frozen=True, slots=True)
+class ContentRoot:
+    """A folder laid out like `content`: the archive's own, or one provided by a source."""
+
+    path: Path
+    label: str
+    source: Source | None = None
+
+
+@dataclass(slots=True)
+class _Parsed:
+    stamp: tuple[int, int, Any]
+    record: Record | None
+    findings: list[Finding]
+
+
+@dataclass(slots=True)
+class LoaderCache:
+    """Parsed files keyed by path and (size, mtime): a reload parses only what changed.
+
+    Keep one per long-lived process (MCP server, `serve`); `load_archive` fills it.
+    """
+
+    files: dict[Path, _Parsed] = field(default_factory=dict)
+    projects: dict[Path, tuple[tuple[int, int], Project, list[Finding]]] = field(
+        default_factory=dict)
+    last: tuple[Any, Archive] | None = None
+
+
+def _stamp(stat: os.stat_result) -> tuple[int, int]:
+    return stat.st_size, stat.st_mtime_ns
+
+
+def _load_project(path: Path, folder: Path, cache: LoaderCache) -> tuple[Project, list[Finding]]:
+    project_id = folder.name
+    try:
+        stamp = _stamp(path.stat())
+    except FileNotFoundError:
+        return Project(id=project_id, name=project_id, path=folder), []
+    cached = cache.projects.get(path)
+    if cached and cached[0] == stamp:
+        return cached[1], cached[2]
+    data, checker = read_yaml_mapping(path)
+    checker.unknown_keys(data, _PROJECT_KEYS, PROJECT_FILE)
+    name = data.get("name", project_id)
+    if not isinstance(name, str) or not name.strip():
+        checker.error("'name' must be a non-empty string", "name")
+        name = project_id
+    owners = data.get("owners") or []
+    if isinstance(owners, str):
+        owners = [owners]
+    if not isinstance(owners, list):
+        checker.error("'owners' must be a list of strings", "owners")
+        owners = []
+    order = data.get("order")
+    if order is not None and (isinstance(order, bool) or not isinstance(order, int)):
+        checker.error("'order' must be a whole number", "order")
+        order = None
+    description = data.get("description") or ""
+    if not isinstance(description, str):
+        checker.error("'description' must be a string", "description")
+        description = ""
+    project = Project(
+        id=project_id, name=name, description=description,
+        owners=tuple(str(o) for o in owners), order=order,
+        fields=parse_fields(data.get("fields"), checker), path=folder,
+    )
+    cache.projects[path] = (stamp, project, checker.findings)
+    return project, checker.findings
+
+
+def _scan(root: ContentRoot) -> tuple[list[tuple[str, Path]], list[Finding]]:
+    """The project folders of a content root, and misplaced `.md` files found on the way."""
+    projects: list[tuple[str, Path]] = []
+    findings: list[Finding] = []
+    try:
+        entries = sorted(os.scandir(root.path), key=lambda e: e.name)
+    except FileNotFoundError:
+        return [], [Finding(root.path, 1, "error", f"content folder {root.label} does not exist")]
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir():
+            projects.append((entry.name, Path(entry.path)))
+        elif entry.name.endswith(".md"):
+            findings.append(_misplaced(Path(entry.path)))
+    return projects, findings
+
+
+def _misplaced(path: Path) -> Finding:
+    return Finding(path, 1, "error", "a record must live at <project>/<type>/NNNN-slug.md "
+                                     "under the content folder; this file is not built")
+
+
+def _record_files(folder: Path) -> tuple[list[tuple[str, list[os.DirEntry[str]]]], list[Finding]]:
+    """The type folders of one project with their entries, and misplaced `.md` files."""
+    types: list[tuple[str, list[os.DirEntry[str]]]] = []
+    findings: list[Finding] = []
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir():
+            files = []
+            for inner in sorted(os.scandir(entry.path), key=lambda e: e.name):
+                if inner.is_dir() and not inner.name.startswith("."):
+                    findings.extend(_misplaced(Path(p)) for p in _markdown_below(inner.path))
+                elif inner.name.endswith(".md"):
+                    files.append(inner)
+            types.append((entry.name, files))
+        elif entry.name.endswith(".md"):
+            findings.append(_misplaced(Path(entry.path)))
+    return types, findings
+
+
+def _markdown_below(folder: str) -> list[str]:
+    return sorted(os.path.join(d, f) for d, _, names in os.walk(folder)
+                  for f in names if f.endswith(".md"))
+
+
+def load_archive(
+    root: Path,
+    cache: LoaderCache | None = None,
+    config: SiteConfig | None = None,
+    content_roots: list[ContentRoot] | None = None,
+) -> Archive:
+    """Read the archive at `root` (the folder holding site.yml).
+
+    `config` skips re-reading site.yml (the MCP server loads it once). `content_roots`
+    defaults to the archive's own content folder. Problems never raise: they are in
+    `Archive.findings`, and records with errors that can still be read are kept, so the MCP
+    server can answer from every record it can read while `build` refuses.
+    """
+    cache = cache if cache is not None else LoaderCache()
+    findings: list[Finding] = []
+    if config is None:
+        config, config_findings = load_config(root)
+        findings.extend(config_findings)
+        if config is None:
+            return Archive(_placeholder(root), {}, (), findings)
+    roots = content_roots or [ContentRoot(config.content_dir, config.content)]
+    projects: dict[str, Project] = {}
+    owners: dict[str, ContentRoot] = {}
+    records: list[Record] = []
+    fingerprint: list[Any] = []
+    for content in roots:
+        folders, misplaced = _scan(content)
+        findings.extend(misplaced)
+        for project_id, folder in folders:
+            if project_id in owners:
+                findings.append(Finding(folder, 1, "error", (
+                    f"project '{project_id}' is provided twice: by {owners[project_id].label} "
+                    f"({owners[project_id].path / project_id}) and by {content.label} ({folder})")))
+                continue
+            owners[project_id] = content
+            project, project_findings = _load_project(folder / PROJECT_FILE, folder, cache)
+            projects[project_id] = project
+            findings.extend(project_findings)
+            fingerprint.append(project)
+            fields = config.fields + project.fields
+            types, more = _record_files(folder)
+            findings.extend(more)
+            for type_name, entries in types:
+                records.extend(_load_folder(config, content, project_id, type_name, entries,
+                                            fields, cache, findings, fingerprint))
+    if not records and not any(f.level == "error" for f in findings):
+        findings.append(Finding(config.path, 1, "error", "the archive has no records"))
+    key = (tuple(fingerprint), tuple(findings))
+    seen = {item[0] for item in fingerprint if isinstance(item, tuple)}
+    for stale in [path for path in cache.files if path not in seen]:
+        del cache.files[stale]
+    if cache.last is not None and cache.last[0] == key and cache.last[1].config == config:
+        return cache.last[1]
+    archive = Archive(config, projects, records, findings)
+    cache.last = (key, archive)
+    return archive
+
+
+def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_name: str,
+                 entries: list[os.DirEntry[str]], fields: tuple, cache: LoaderCache,
+                 findings: list[Finding], fingerprint: list[Any]) -> list[Record]:
+    statuses = frozenset(s.name for s in config.statuses)
+    numbers: dict[int, list[Path]] = {}
+    records: list[Record] = []
+    for entry in entries:
+        path = Path(entry.path)
+        match = FILE_NAME.match(entry.name)
+        if not match:
+            findings.append(Finding(path, 1, "error", (
+                f"'{entry.name}' is not named NNNN-slug.md, so it is not built "
+                "(rename it, e.g. 0001-my-decision.md)")))
+            continue
+        numbers.setdefault(int(match.group(1)), []).append(path)
+        stamp = (*_stamp(entry.stat()), fields)
+        parsed = cache.files.get(path)
+        if parsed is None or parsed.stamp != stamp:
+            rel = _relative(path, config.root)
+            ctx = RecordContext(project=project, type=type_name, file_name=entry.name,
+                                path=path, rel_path=rel, fields=fields, statuses=statuses,
+                                source=content.source)
+            text = path.read_text(encoding="utf-8")
+            record, problems = parse_record(text, ctx)
+            parsed = _Parsed(stamp, record, problems)
+            cache.files[path] = parsed
+        fingerprint.append((path, parsed.stamp[:2]))
+        findings.extend(parsed.findings)
+        if parsed.record is not None:
+            records.append(parsed.record)
+    for number, paths in numbers.items():
+        if len(paths) > 1:
+            names = ", ".join(p.name for p in paths)
+            for path in paths:
+                findings.append(Finding(path, 1, "error", (
+                    f"number {number:04d} is used by {len(paths)} records in "
+                    f"{project}/{type_name}: {names}")))
+    return records
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _placeholder(root: Path) -> SiteConfig:
+    return SiteConfig(root=root.resolve(), title=root.resolve().name)
+
+

@@ -1,0 +1,420 @@
+"""The queries behind the MCP tools, `search`/`show` and decisions.json.
+
+Pure functions, Archive × parameters → plain dicts shaped as SPEC §3.4 describes (camelCase
+output keys). They do not know whether the Archive came from a content folder or from a
+published decisions.json, so the CLI, local MCP mode and remote MCP mode answer alike.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from site_builder.archive.affects import normalise_path
+from site_builder.archive.archive import Archive, LookupFailed
+from site_builder.archive.records import Record
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 200
+DEFAULT_NAME_LIMIT = 100
+
+
+class QueryError(ValueError):
+    """An argument a query cannot use; the message says how to correct it."""
+
+
+# ---- records as JSON ------------------------------------------------------------------------
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in value]
+    return value
+
+
+def record_link(archive: Archive, reference: str) -> dict[str, Any]:
+    """A reference to another record: `{id, ref, title, status}` or `{id, missing: true}`."""
+    target = archive.resolve(reference)
+    if target is None:
+        return {"id": reference, "missing": True}
+    return {"id": target.id, "ref": target.ref, "title": target.title, "status": target.status}
+
+
+def summary(record: Record) -> dict[str, Any]:
+    """One item of a list answer."""
+    return {
+        "id": record.id,
+        "ref": record.ref,
+        "title": record.title,
+        "status": record.status,
+        "date": record.date.isoformat(),
+        "project": record.project,
+        "type": record.type,
+        "tags": list(record.tags),
+        "description": record.description,
+        "fields": {name: _json_value(value) for name, value in record.fields},
+    }
+
+
+def detail(archive: Archive, record: Record, body: bool = True) -> dict[str, Any]:
+    """Everything about one record (get_record); without the body for decisions.json."""
+    successor = archive.superseded_by.get(record.id)
+    current = archive.current_record(record)
+    review = archive.review(record)
+    signoff = archive.signoff(record)
+    out = summary(record)
+    out.update({
+        "authors": list(record.authors),
+        "deciders": list(record.deciders),
+        "related": [record_link(archive, r) for r in record.related],
+        "supersedes": [record_link(archive, r) for r in record.supersedes],
+        "supersededBy": record_link(archive, successor) if successor else None,
+        "currentRecord": record_link(archive, current.id) if current else None,
+        "current": archive.is_current(record),
+        "review": None if review is None else {
+            "due": review.due.isoformat(),
+            "reviewed": review.reviewed.isoformat() if review.reviewed else None,
+            "every": review.every,
+        },
+        "reviewers": dict(record.reviewers) if record.reviewers else None,
+        "approvals": record.approvals,
+        "rfcReview": None if signoff is None else {
+            "status": signoff.status,
+            "approved": signoff.approved,
+            "required": signoff.required,
+            "waitingOn": list(signoff.waiting_on),
+        },
+        "affects": list(record.affects.patterns),
+        "source": record.source.to_json() if record.source else None,
+    })
+    if body:
+        out["body"] = archive.body(record)
+    return out
+
+
+def _yaml_scalar(value: Any) -> str:
+    if isinstance(value, dt.date) or value is None or isinstance(value, (bool, int, float)):
+        return json.dumps(_json_value(value))
+    return json.dumps(value, ensure_ascii=False)
+
+
+def front_matter(archive: Archive, record: Record) -> str:
+    """The YAML block of a record's Markdown copy, `---` lines included.
+
+    Values are written in JSON's flow style, which every YAML parser reads, so the block is
+    fast to write and identical for every archive that holds the same record.
+    """
+    data = detail(archive, record, body=False)
+    lines = ["---"]
+    order = ["id", "ref", "title", "status", "date", "description", "project", "type",
+             "authors", "deciders", "tags", "current", "supersedes", "supersededBy",
+             "currentRecord", "related", "review", "reviewers", "rfcReview", "affects",
+             "fields", "source"]
+    always = {"id", "ref", "title", "status", "date", "description", "current"}
+    for key in order:
+        value = data[key]
+        if key not in always and value in (None, [], {}):
+            continue
+        lines.append(f"{key}: {_yaml_scalar(value)}")
+    lines.append("---")
+    return "\n".join(lines) + "\n"
+
+
+def markdown_copy(archive: Archive, record: Record) -> str:
+    """The published `.md` copy: the YAML block, then the body exactly as written."""
+    return front_matter(archive, record) + archive.body(record)
+
+
+# ---- arguments --------------------------------------------------------------------------------
+
+
+def page_bounds(limit: int | None, offset: int | None, default: int = DEFAULT_LIMIT,
+                maximum: int = MAX_LIMIT) -> tuple[int, int]:
+    """Validated (limit, offset). Raises QueryError when either is out of range."""
+    limit = default if limit is None else limit
+    offset = 0 if offset is None else offset
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= maximum:
+        raise QueryError(f"limit must be a whole number from 1 to {maximum}, not {limit!r}")
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+        raise QueryError(f"offset must be a whole number of 0 or more, not {offset!r}")
+    return limit, offset
+
+
+def _page(items: list[Any], limit: int, offset: int) -> dict[str, Any]:
+    return {"total": len(items), "offset": offset, "limit": limit}
+
+
+def _fold(text: str) -> str:
+    return text.casefold()
+
+
+def _field_filter(spec: str) -> tuple[str, str]:
+    name, sep, value = spec.partition("=")
+    if not sep or not name.strip():
+        raise QueryError(f'field must be written name=value (for example "risk=high"), '
+                         f'not "{spec}"')
+    return name.strip(), value.strip()
+
+
+def _field_matches(record: Record, name: str, value: str) -> bool:
+    wanted = _fold(value)
+    for key, actual in record.fields:
+        if key != name:
+            continue
+        values = actual if isinstance(actual, list) else [actual]
+        return any(_fold(_text(v)) == wanted for v in values)
+    return False
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+# ---- text search --------------------------------------------------------------------------------
+
+_WORD = re.compile(r"\w+")
+
+
+def _terms(query: str) -> list[str]:
+    return [t for t in _fold(query).split() if t]
+
+
+def _meta_text(record: Record) -> str:
+    return _fold(" ".join([record.title, record.description, " ".join(record.tags)]))
+
+
+def _matches_query(archive: Archive, record: Record, terms: list[str]) -> bool:
+    meta = _meta_text(record)
+    missing = [t for t in terms if t not in meta]
+    if not missing:
+        return True
+    body = _fold(archive.body(record))
+    return all(t in body for t in missing)
+
+
+def _bm25(archive: Archive, records: list[Record], terms: list[str]) -> list[Record]:
+    """Rank records for `terms` with BM25 over title (weighted), description, tags and body."""
+    words = {r.id: _WORD.findall(_meta_text(r) + " " + _meta_text(r) + " "
+                                 + _fold(archive.body(r))) for r in records}
+    average = sum(len(w) for w in words.values()) / max(len(words), 1)
+    k1, b = 1.2, 0.75
+    documents = len(records)
+    query_words = [w for t in terms for w in _WORD.findall(t)]
+    frequency = Counter(w for r in records for w in set(words[r.id]) if w in query_words)
+    scores: dict[str, float] = {}
+    for record in records:
+        counts = Counter(words[record.id])
+        length = len(words[record.id]) or 1
+        score = 0.0
+        for word in query_words:
+            tf = counts.get(word, 0)
+            if not tf:
+                continue
+            idf = math.log(1 + (documents - frequency[word] + 0.5) / (frequency[word] + 0.5))
+            score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average))
+        scores[record.id] = score
+    return sorted(records, key=lambda r: (-scores[r.id], -r.date.toordinal(), r.id))
+
+
+# ---- the tools ----------------------------------------------------------------------------------
+
+
+def list_projects(archive: Archive) -> dict[str, Any]:
+    """Every project in `order`, with its record count and its own fields."""
+    counts = Counter(r.project for r in archive.records)
+    return {"projects": [{
+        "id": p.id,
+        "name": p.name,
+        "description": p.description,
+        "owners": list(p.owners),
+        "order": p.order,
+        "records": counts.get(p.id, 0),
+        "fields": [f.to_json() for f in p.fields],
+    } for p in archive.projects.values()]}
+
+
+def search_records(
+    archive: Archive,
+    project: str | None = None,
+    type: str | None = None,  # noqa: A002 - the tool's argument name
+    status: str | None = None,
+    tag: str | None = None,
+    author: str | None = None,
+    field: str | None = None,
+    query: str | None = None,
+    current_only: bool = False,
+    sort: str = "date",
+    limit: int | None = None,
+    offset: int | None = None,
+) -> dict[str, Any]:
+    """Records matching every given filter (case-insensitive), newest first or by relevance."""
+    limit, offset = page_bounds(limit, offset)
+    if sort not in ("date", "relevance"):
+        raise QueryError(f'sort must be "date" or "relevance", not "{sort}"')
+    field_filter = _field_filter(field) if field else None
+    terms = _terms(query) if query else []
+    wanted = {k: _fold(v) for k, v in
+              {"project": project, "type": type, "status": status}.items() if v}
+    tag_f = _fold(tag) if tag else None
+    author_f = _fold(author) if author else None
+    hits = []
+    for record in archive.records:
+        if any(_fold(getattr(record, k)) != v for k, v in wanted.items()):
+            continue
+        if tag_f is not None and tag_f not in (_fold(t) for t in record.tags):
+            continue
+        if author_f is not None and author_f not in (_fold(a) for a in record.authors):
+            continue
+        if field_filter and not _field_matches(record, *field_filter):
+            continue
+        if current_only and not archive.is_current(record):
+            continue
+        if terms and not _matches_query(archive, record, terms):
+            continue
+        hits.append(record)
+    if sort == "relevance" and terms:
+        hits = _bm25(archive, hits, terms)
+    out = _page(hits, limit, offset)
+    out["records"] = [summary(r) for r in hits[offset:offset + limit]]
+    return out
+
+
+def get_record(archive: Archive, id: str) -> dict[str, Any]:  # noqa: A002
+    """Every key of one record, body included. Raises QueryError for no match or several."""
+    if not isinstance(id, str) or not id.strip():
+        raise QueryError("id is required: a full id, short id, ref or slug "
+                         "(use search_records to find ids)")
+    try:
+        record = archive.get(id)
+    except LookupFailed as exc:
+        raise QueryError(str(exc)) from None
+    return detail(archive, record)
+
+
+def _counted(names: Iterable[str], limit: int, key: str) -> dict[str, Any]:
+    counts = Counter(names)
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], _fold(item[0]), item[0]))
+    return {key: [{"name": n, "count": c} for n, c in ordered[:limit]], "total": len(ordered)}
+
+
+def _in_project(archive: Archive, project: str | None) -> list[Record]:
+    if not project:
+        return list(archive.records)
+    wanted = _fold(project)
+    return [r for r in archive.records if _fold(r.project) == wanted]
+
+
+def list_tags(archive: Archive, project: str | None = None,
+              limit: int | None = None) -> dict[str, Any]:
+    """Tags with their counts, most used first."""
+    limit, _ = page_bounds(limit, 0, DEFAULT_NAME_LIMIT, 1000)
+    return _counted((t for r in _in_project(archive, project) for t in r.tags), limit, "tags")
+
+
+def list_authors(archive: Archive, project: str | None = None,
+                 limit: int | None = None) -> dict[str, Any]:
+    """Authors (from `authors` only) with their record counts, most active first."""
+    limit, _ = page_bounds(limit, 0, DEFAULT_NAME_LIMIT, 1000)
+    records = _in_project(archive, project)
+    return _counted((a for r in records for a in r.authors), limit, "authors")
+
+
+def list_fields(archive: Archive) -> dict[str, Any]:
+    """The site's custom fields, and each project's own."""
+    return {
+        "fields": [f.to_json() for f in archive.config.fields],
+        "projects": {p.id: [f.to_json() for f in p.fields] for p in archive.projects.values()},
+    }
+
+
+def due_reviews(archive: Archive, project: str | None = None, within: int = 30,
+                all: bool = False, limit: int | None = None,  # noqa: A002
+                offset: int | None = None, today: dt.date | None = None) -> dict[str, Any]:
+    """Decided records whose review is overdue or due within `within` days, soonest first."""
+    limit, offset = page_bounds(limit, offset)
+    if isinstance(within, bool) or not isinstance(within, int) or within < 0:
+        raise QueryError(f"within must be a whole number of days (0 or more), not {within!r}")
+    today = today or dt.date.today()
+    horizon = today + dt.timedelta(days=within)
+    items = []
+    for record in _in_project(archive, project):
+        review = archive.review(record)
+        if review is None or archive.is_open(record):
+            continue
+        if not all and review.due > horizon:
+            continue
+        items.append((review.due, record))
+    items.sort(key=lambda item: (item[0], item[1].id))
+    out = _page(items, limit, offset)
+    out["records"] = [{
+        **summary(record),
+        "review": detail(archive, record, body=False)["review"],
+        "overdue": due < today,
+        "daysLeft": (due - today).days,
+    } for due, record in items[offset:offset + limit]]
+    return out
+
+
+def rfc_reviews(archive: Archive, reviewer: str | None = None, limit: int | None = None,
+                offset: int | None = None) -> dict[str, Any]:
+    """Open records with reviewers, with each reviewer's state and who the review waits on."""
+    limit, offset = page_bounds(limit, offset)
+    wanted = _fold(reviewer.lstrip("@")) if reviewer else None
+    items = []
+    for record in archive.records:
+        signoff = archive.signoff(record)
+        if signoff is None or not archive.is_open(record):
+            continue
+        if wanted is not None and wanted not in (_fold(h.lstrip("@")) for h in
+                                                 signoff.waiting_on):
+            continue
+        items.append(record)
+    out = _page(items, limit, offset)
+    out["records"] = [{
+        **summary(record),
+        "reviewers": dict(record.reviewers),
+        "rfcReview": detail(archive, record, body=False)["rfcReview"],
+    } for record in items[offset:offset + limit]]
+    return out
+
+
+def records_for_paths(archive: Archive, paths: list[str], limit: int | None = None,
+                      offset: int | None = None) -> dict[str, Any]:
+    """Records whose `affects` match any of `paths`: those in force, and the rest."""
+    limit, offset = page_bounds(limit, offset)
+    if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
+        raise QueryError('paths must be a non-empty list of repo-relative file paths, '
+                         'for example ["src/api/server.py"]')
+    clean = [normalise_path(p) for p in paths]
+    hits = [r for r in archive.records
+            if r.affects.patterns and any(r.affects.matches(p) for p in clean)]
+    current = [r for r in hits if archive.is_current(r)]
+    historical = [r for r in hits if not archive.is_current(r)]
+    ordered = [("current", r) for r in current] + [("historical", r) for r in historical]
+    window = ordered[offset:offset + limit]
+    out = _page(ordered, limit, offset)
+    out["current"] = [summary(r) for kind, r in window if kind == "current"]
+    out["historical"] = [summary(r) for kind, r in window if kind == "historical"]
+    return out
+
+
+def list_superseded(archive: Archive, limit: int | None = None,
+                    offset: int | None = None) -> dict[str, Any]:
+    """Every superseded record with its chain of replacements to the current one."""
+    limit, offset = page_bounds(limit, offset)
+    items = [r for r in archive.records if r.id in archive.superseded_by]
+    out = _page(items, limit, offset)
+    out["records"] = [{**summary(r), "chain": [summary(c) for c in archive.chain(r)]}
+                      for r in items[offset:offset + limit]]
+    return out

@@ -1,0 +1,164 @@
+"""`site-builder init`: a new archive that `check` accepts, ready for people and agents."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from site_builder.config import CONFIG_FILE
+
+
+class ScaffoldError(Exception):
+    """`init` refused; nothing was written."""
+
+
+_SITE_YML = """\
+# site-builder configuration: https://github.com/site-builder/site-builder#configuration
+title: {title}
+description: Architecture decisions of {name}
+# url: https://decisions.example.org   # makes llms.txt, the feed and AGENTS.md absolute
+base: /
+content: content
+output: _site
+"""
+
+_PROJECT_YML = """\
+name: Architecture
+description: Decisions that shape the system as a whole
+owners: []
+order: 1
+"""
+
+_FIRST_RECORD = """\
+---
+title: Record architecture decisions
+status: accepted
+date: {date}
+description: We keep decision records in git as Markdown with YAML front matter.
+authors: []
+deciders: []
+tags: [process]
+---
+
+## Context and Problem Statement
+
+Decisions are made in meetings, chats and pull requests, and their reasons fade. New people,
+and coding agents, cannot tell which decisions are still in force or why they were made.
+
+## Considered Options
+
+1. Keep decisions in a wiki
+2. Keep decision records in the repository, next to the code they govern
+
+## Decision Outcome
+
+Chosen option: keep decision records in the repository. Each record is one Markdown file
+under `content/<project>/<type>/NNNN-slug.md`, written with `site-builder new`, reviewed in a
+pull request like code, and published with `site-builder build`.
+
+## Consequences
+
+- Good, because the history of a decision is the history of its file.
+- Good, because people read the site and agents query `site-builder mcp`.
+- Bad, because a decision made elsewhere must still be written down here.
+"""
+
+_AGENTS_MD = """\
+# Decision records: instructions for coding agents
+
+This repository keeps its architecture decisions as records under `content/`. Before you
+change code, find out which decisions govern it.
+
+- Ask the MCP server first, rather than reading every file: `site-builder mcp --root .`
+  (configured in `.mcp.json`). Start with `list_projects` or `search_records`, and call
+  `records_for_paths` with the files you are about to change.
+- Trust only records whose `current` is true. A superseded record names its replacement
+  in `supersededBy` and `currentRecord`.
+- To propose a new decision, run `site-builder new PROJECT adr "Title"` and open a pull
+  request; never edit an accepted record to change what was decided.
+- Run `site-builder check` before you commit a record.
+"""
+
+_WORKFLOW = """\
+name: decisions
+on:
+  push:
+    branches: [main]
+  pull_request:
+permissions:
+  contents: read
+  pages: write
+  id-token: write
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.12"
+      - run: pip install site-builder
+      - run: site-builder check --format github
+      - run: site-builder build
+      - uses: actions/upload-pages-artifact@v3
+        with:
+          path: _site
+  deploy:
+    if: github.ref == 'refs/heads/main'
+    needs: build
+    runs-on: ubuntu-latest
+    environment:
+      name: github-pages
+      url: ${{ steps.deployment.outputs.page_url }}
+    steps:
+      - id: deployment
+        uses: actions/deploy-pages@v4
+"""
+
+_GITIGNORE = "_site/\n.site-builder/\n"
+
+
+def scaffold_files(name: str, today: dt.date) -> dict[str, str]:
+    """The files of a new archive, by path relative to its folder."""
+    mcp = {"mcpServers": {"decisions": {"command": "site-builder",
+                                        "args": ["mcp", "--root", "."]}}}
+    return {
+        CONFIG_FILE: _SITE_YML.format(title=json.dumps(f"{name} decisions"), name=name),
+        "content/architecture/_project.yml": _PROJECT_YML,
+        "content/architecture/adr/0001-record-architecture-decisions.md":
+            _FIRST_RECORD.format(date=today.isoformat()),
+        "AGENTS.md": _AGENTS_MD,
+        ".mcp.json": json.dumps(mcp, indent=2) + "\n",
+        ".github/workflows/decisions.yml": _WORKFLOW,
+        ".gitignore": _GITIGNORE,
+    }
+
+
+def init_archive(folder: Path, today: dt.date | None = None) -> list[Path]:
+    """Create a new archive in `folder` and return the files written.
+
+    Raises ScaffoldError when `folder` already holds an archive or any file it would write;
+    in that case nothing is written.
+    """
+    folder = folder.resolve()
+    files = scaffold_files(folder.name, today or dt.date.today())
+    if (folder / CONFIG_FILE).exists():
+        raise ScaffoldError(f"{folder / CONFIG_FILE} already exists: {folder} is an archive "
+                            "already; nothing was written")
+    clashes = [rel for rel in files if (folder / rel).exists() and rel != ".gitignore"]
+    if clashes:
+        raise ScaffoldError(f"{folder / clashes[0]} already exists; nothing was written")
+    written = []
+    for rel, text in files.items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if rel == ".gitignore" and path.exists():
+            existing = path.read_text(encoding="utf-8")
+            missing = [line for line in text.splitlines() if line not in existing.splitlines()]
+            if not missing:
+                continue
+            text = existing.rstrip("\n") + "\n" + "\n".join(missing) + "\n"
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
