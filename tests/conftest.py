@@ -1,0 +1,44 @@
+"""Shared fixtures: the example site, fixture archives copied to a temporary folder, the CLI."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+EXAMPLE_SITE = REPO / "example-site"
+TEST_OUTPUT = REPO / "tests" / "output"
+
+
+@pytest.fixture
+def example_root(tmp_path: Path) -> Path:
+    """A private copy of example-site/ (tests may build or edit it)."""
+    target = tmp_path / "example-site"
+    shutil.copytree(EXAMPLE_SITE, target, ignore=shutil.ignore_patterns("_site", ".site-builder"))
+    return target
+
+
+@pytest.fixture
+def fixture_archive(tmp_path: Path) -> Callable[[str], Path]:
+    """Copy `tests/fixtures/<name>` to a temporary folder and return the copy."""
+
+    def copy(name: str) -> Path:
+        target = tmp_path / name
+        shutil.copytree(FIXTURES / name, target)
+        return target
+
+    return copy
+
+
+def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120,
+            input: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `python -m site_builder ARGS` in a real subprocess and capture its output."""
+    return subprocess.run([sys.executable, "-m", "site_builder", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout, input=input,
+                          check=False)
