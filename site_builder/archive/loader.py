@@ -207,10 +207,10 @@ def _claimed_twice(config: SiteConfig, project_id: str, first: tuple[ContentRoot
 
     It is reported where site.yml declares the second root, since that is the line to change.
     """
-    places = [f"{root.label} ({_relative(folder, config.root)})"
+    places = [f"{root.label} in {_relative(folder, config.root)}"
               for root, folder in (first, second)]
     return Finding(config.path, second[0].line, "error", (
-        f"project '{project_id}' is provided twice: by {places[0]} and by {places[1]}; "
+        f"project '{project_id}' is provided twice: by {places[0]}, and by {places[1]}; "
         f"rename or remove one of them (only the first is read)"))
 
 

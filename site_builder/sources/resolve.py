@@ -60,8 +60,9 @@ def content_roots(config: SiteConfig, failed: FailedClones | None = None,
 def _path_root(config: SiteConfig, spec: SourceSpec) -> tuple[ContentRoot | None, Finding | None]:
     folder = Path(os.path.normpath(config.root / (spec.path or "")))
     if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
         return None, Finding(config.path, spec.line, "error",
-                             f"{describe(spec)}: folder {folder} does not exist")
+                             f"{describe(spec)}: {folder} {what}")
     source = Source(location=spec.path or "", edit_url=spec.edit_url)
     return ContentRoot(folder, describe(spec), source, spec.line), None
 
