@@ -14,7 +14,8 @@ def _update(root):
 
 
 def test_update_picks_up_a_new_commit_and_lists_the_records_that_changed(tmp_path, origin):
-    old = origin.git("rev-parse", "HEAD")
+    origin.write("docs/decisions/payments/adr/0004-stays.md", record_text("Stays"))
+    old = origin.commit()
     root = make_archive(tmp_path / "site", f"""
         - repo: {origin.url}
           ref: main
@@ -42,7 +43,9 @@ def test_update_picks_up_a_new_commit_and_lists_the_records_that_changed(tmp_pat
     ]
     archive = load_archive(root, cache)
     assert sorted(r.id for r in archive.records if r.source) == [
-        "payments/adr/0002-retry-webhooks", "payments/adr/0003-use-adyen"]
+        "payments/adr/0002-retry-webhooks", "payments/adr/0003-use-adyen",
+        "payments/adr/0004-stays"]
+    # Every record carries the new commit, the one whose file did not change too.
     assert {r.source.commit for r in archive.records if r.source} == {new}
 
 
