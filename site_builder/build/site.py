@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from site_builder.archive.archive import Archive
@@ -101,6 +101,21 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     if has_errors(findings):
         raise BuildRefused(findings)
     target = output_folder(archive, output)
+    result, _ = write_site(archive, target, jobs, cache, progress)
+    return replace(result, seconds=time.perf_counter() - started)
+
+
+def write_site(archive: Archive, target: Path, jobs: int | None = None, cache: bool = True,
+               progress: Progress | None = None) -> tuple[BuildResult, RenderedBodies]:
+    """Phase two of a build: render an archive already loaded and checked into `target`.
+
+    `build_site` calls it after its checks; `serve` calls it with the archive it keeps,
+    and keeps the bodies it returns to re-render single pages later. Returns what was
+    written (`seconds` counts this phase only) and the rendered bodies. Raises as `Output`
+    does; the previous contents of `target` stay in place until everything is written.
+    """
+    started = time.perf_counter()
+    report = progress or (lambda stage, done, total: None)
     urls = Urls(archive.config)
     body_cache = (BodyCache(archive.config.cache_dir / "cache" / "bodies",
                             environment_key(archive)) if cache else None)
@@ -124,12 +139,13 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
         out.commit()
     if body_cache is not None:
         body_cache.prune(bodies.cache_keys())
-    return BuildResult(
+    result = BuildResult(
         output=target, records=len(archive.records), pages=page_count,
         files=len(out.written), changed=out.changed, unchanged=out.unchanged,
         removed=out.removed, rendered=stats.rendered, cached=stats.cached,
         seconds=time.perf_counter() - started,
-        warnings=tuple(f for f in findings if f.level == "warning"))
+        warnings=tuple(f for f in archive.findings if f.level == "warning"))
+    return result, bodies
 
 
 def _copy_assets(archive: Archive, bodies: RenderedBodies, out: Output) -> None:
