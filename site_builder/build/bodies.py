@@ -14,7 +14,7 @@ import json
 import math
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from importlib import metadata
@@ -254,6 +254,36 @@ def render_bodies(archive: Archive, cache: BodyCache | None, jobs: int | None = 
             progress(done, len(todo))
     stats = BodyStats(rendered=len(todo), cached=len(keys) - len(todo))
     return RenderedBodies(keys, cache, memory), stats
+
+
+def update_bodies(archive: Archive, bodies: RenderedBodies,
+                  record_ids: Iterable[str]) -> RenderedBodies:
+    """`bodies` with the bodies of `record_ids` made current for `archive`, which holds the
+    same records as the archive `bodies` was rendered for, some of them edited.
+
+    For `serve`: an edit renders only the bodies it touched, in this process, through the
+    same cache as a build (an edit undone is read back from it). The bodies it touched are
+    also kept in memory, so a build pruning the cache meanwhile cannot take them away.
+    Returns a new mapping; `bodies` itself is not changed.
+    """
+    cache = bodies._cache
+    resolve = SourceLinks(archive)
+    keys = dict(bodies._keys)
+    memory = dict(bodies._memory)
+    renderer: BodyRenderer | None = None
+    for record_id in record_ids:
+        record = archive.by_id[record_id]
+        text = archive.body(record)
+        key = cache.key(record, text, resolve.signature(record)) if cache else record_id
+        body = cache.load(key) if cache is not None else None
+        if body is None:
+            renderer = renderer or BodyRenderer(resolve)
+            body = renderer.render(record, text)
+            if cache is not None:
+                cache.store(key, body)
+        keys[record_id] = key
+        memory[record_id] = body
+    return RenderedBodies(keys, cache, memory)
 
 
 def _in_pool(archive: Archive, cache: BodyCache | None, todo: list[tuple[str, str]], jobs: int,
