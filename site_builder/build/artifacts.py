@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from typing import Any
 
 from site_builder import query
@@ -36,33 +36,56 @@ AGENTS = "AGENTS.md"
 
 
 def write_artifacts(archive: Archive, urls: Urls, write: Write,
-                    html_pages: Iterable[str] = ()) -> int:
+                    html_pages: Iterable[str] = (), only: Container[str] | None = None) -> int:
     """Write every agent-facing file through `write`; `html_pages` (paths of the HTML pages
-    written) feed the sitemap. Returns the number of files written."""
+    written) feed the sitemap. Returns the number of files written.
+
+    With `only` (site paths), write just those files and compute nothing the others need:
+    `serve` re-writes what an edit touched this way.
+    """
+    wanted = (lambda path: True) if only is None else only.__contains__
     written = 0
+    full = wanted(LLMS_FULL)
     copies: dict[str, bytes] = {}
     for record in archive.records:
+        path = urls.record_markdown(record)
+        if not full and not wanted(path):
+            continue
         copy = query.markdown_copy(archive, record).encode("utf-8")
-        write(urls.record_markdown(record), copy)
+        if wanted(path):
+            write(path, copy)
+            written += 1
         copies[record.id] = copy
+    if wanted(DECISIONS):
+        write(DECISIONS, _json(decisions(archive, urls), compact=True))
         written += 1
-    write(DECISIONS, _json(decisions(archive, urls), compact=True))
-    write(SCHEMA, _json(decisions_schema(archive.config), compact=False))
+    if wanted(SCHEMA):
+        write(SCHEMA, _json(decisions_schema(archive.config), compact=False))
+        written += 1
     header = llms_header(archive, urls)
-    write(LLMS, header + llms_sections(archive, urls))
-    ordered = [r for r in archive.records if archive.is_current(r)]
-    ordered += [r for r in archive.records if not archive.is_current(r)]
-    write(LLMS_FULL, llms_full(header, [copies[r.id] for r in ordered]))
+    if wanted(LLMS):
+        write(LLMS, header + llms_sections(archive, urls))
+        written += 1
+    if full:
+        ordered = [r for r in archive.records if archive.is_current(r)]
+        ordered += [r for r in archive.records if not archive.is_current(r)]
+        write(LLMS_FULL, llms_full(header, [copies[r.id] for r in ordered]))
+        written += 1
     del copies
-    write(AGENTS, agents_md(archive, urls))
-    write("feed.xml", atom_feed(archive, urls))
-    written += 6
-    site_map = sitemap(archive, urls, html_pages)
+    if wanted(AGENTS):
+        write(AGENTS, agents_md(archive, urls))
+        written += 1
+    if wanted("feed.xml"):
+        write("feed.xml", atom_feed(archive, urls))
+        written += 1
+    site_map = sitemap(archive, urls, html_pages) if wanted("sitemap.xml") else None
     if site_map is not None:
         write("sitemap.xml", site_map)
         written += 1
-    write("robots.txt", robots_txt(urls, has_sitemap=site_map is not None))
-    return written + 1
+    if wanted("robots.txt"):
+        write("robots.txt", robots_txt(urls, has_sitemap=bool(archive.config.url)))
+        written += 1
+    return written
 
 
 def _json(value: Any, compact: bool) -> str:
