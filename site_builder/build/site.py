@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.findings import Finding, has_errors
@@ -101,18 +102,36 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     if has_errors(findings):
         raise BuildRefused(findings)
     target = output_folder(archive, output)
-    result, _ = write_site(archive, target, jobs, cache, progress)
+    with Output(target) as out:
+        result, _ = write_site(archive, out, jobs, cache, progress)
     return replace(result, seconds=time.perf_counter() - started)
 
 
-def write_site(archive: Archive, target: Path, jobs: int | None = None, cache: bool = True,
-               progress: Progress | None = None) -> tuple[BuildResult, RenderedBodies]:
-    """Phase two of a build: render an archive already loaded and checked into `target`.
+class SiteWriter(Protocol):
+    """Where phase two writes every file: `Output` (a folder, swapped in by `commit`), or
+    the memory `serve` answers from. Paths are POSIX and relative to the site root."""
 
-    `build_site` calls it after its checks; `serve` calls it with the archive it keeps,
-    and keeps the bodies it returns to re-render single pages later. Returns what was
-    written (`seconds` counts this phase only) and the rendered bodies. Raises as `Output`
-    does; the previous contents of `target` stay in place until everything is written.
+    target: Path
+    written: set[str]
+    changed: int
+    unchanged: int
+    removed: int
+
+    def write(self, rel: str, data: str | bytes) -> None: ...
+    def copy(self, rel: str, source: Path) -> None: ...
+    def exists(self, rel: str) -> bool: ...
+    def commit(self) -> None: ...
+
+
+def write_site(archive: Archive, out: SiteWriter, jobs: int | None = None, cache: bool = True,
+               progress: Progress | None = None) -> tuple[BuildResult, RenderedBodies]:
+    """Phase two of a build: render an archive already loaded and checked through `out`,
+    then commit it.
+
+    `build_site` calls it after its checks; `serve` calls it with the archive it keeps and
+    a writer of its own, and keeps the bodies it returns to re-render single pages later.
+    Returns what was written (`seconds` counts this phase only) and the rendered bodies.
+    Raises as `out` does; nothing is committed when anything fails.
     """
     started = time.perf_counter()
     report = progress or (lambda stage, done, total: None)
@@ -122,25 +141,24 @@ def write_site(archive: Archive, target: Path, jobs: int | None = None, cache: b
     bodies, stats = render_bodies(
         archive, body_cache, jobs,
         progress=lambda done, total: report("rendering bodies", done, total))
-    with Output(target) as out:
-        written = 0
+    written = 0
 
-        def write(rel: str, data: str | bytes) -> None:
-            nonlocal written
-            out.write(rel, data)
-            written += 1
-            if written % 256 == 0:
-                report("writing", written, 0)
+    def write(rel: str, data: str | bytes) -> None:
+        nonlocal written
+        out.write(rel, data)
+        written += 1
+        if written % 256 == 0:
+            report("writing", written, 0)
 
-        page_count = pages.render_pages(archive, bodies, urls, write)
-        html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
-        write_artifacts(archive, urls, write, html_pages)
-        _copy_assets(archive, bodies, out)
-        out.commit()
+    page_count = pages.render_pages(archive, bodies, urls, write)
+    html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
+    write_artifacts(archive, urls, write, html_pages)
+    _copy_assets(archive, bodies, out)
+    out.commit()
     if body_cache is not None:
         body_cache.prune(bodies.cache_keys())
     result = BuildResult(
-        output=target, records=len(archive.records), pages=page_count,
+        output=out.target, records=len(archive.records), pages=page_count,
         files=len(out.written), changed=out.changed, unchanged=out.unchanged,
         removed=out.removed, rendered=stats.rendered, cached=stats.cached,
         seconds=time.perf_counter() - started,
@@ -148,7 +166,7 @@ def write_site(archive: Archive, target: Path, jobs: int | None = None, cache: b
     return result, bodies
 
 
-def _copy_assets(archive: Archive, bodies: RenderedBodies, out: Output) -> None:
+def _copy_assets(archive: Archive, bodies: RenderedBodies, out: SiteWriter) -> None:
     """Copy the files bodies link to, each to its place relative to the content folder."""
     for record_id, assets in bodies.assets().items():
         record = archive.by_id[record_id]

@@ -1,0 +1,137 @@
+"""`site-builder serve`: the command-line front end of the live preview.
+
+The main thread is the rebuild loop, the only writer: it takes settled batches of changes
+from the watcher, updates the preview, and writes stale files while nothing else happens.
+HTTP requests are answered from other threads. The site lives in memory only, so Ctrl-C (or
+SIGTERM) has nothing to clean up but the watcher and the server; the exit code is then 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import signal
+import sys
+import threading
+import webbrowser
+from types import FrameType
+
+from site_builder.build.command import ProgressLine
+from site_builder.serve.events import Broadcaster
+from site_builder.serve.preview import Preview
+from site_builder.serve.server import PreviewServer
+from site_builder.serve.store import SiteStore
+from site_builder.serve.watcher import Layout, Watcher
+
+OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("must be from 0 to 65535 (0: any free port)")
+    return value
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add `serve` to the command-line parser."""
+    p = sub.add_parser("serve", parents=[common],
+                       help="live preview: build, serve, rebuild on change, reload the browser")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: 127.0.0.1, this machine only)")
+    p.add_argument("--port", type=_port, default=8000,
+                   help="port to listen on (default: 8000; 0 picks a free one)")
+    p.add_argument("--open", action="store_true", help="open the site in a web browser")
+    p.set_defaults(func=cmd_serve)
+
+
+def address(host: str, port: int, base: str) -> str:
+    """The URL to browse to for a server bound to `host`:`port`."""
+    shown = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}{base}"
+
+
+def bind(host: str, port: int, base: str, events: Broadcaster,
+         store: SiteStore) -> PreviewServer:
+    """The server, listening. Raises SystemExit(2) with one clear line when it cannot."""
+    from site_builder.cli import fail
+
+    try:
+        return PreviewServer(host, port, store, base, events)
+    except OSError as exc:
+        where = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
+        if exc.errno == errno.EADDRINUSE:
+            why = (f"port {port} is in use; choose another with --port "
+                   "(--port 0 picks a free one)")
+        else:
+            why = exc.strerror or str(exc)
+        fail(f"cannot serve on {where}: {why}")
+        raise SystemExit(USAGE) from None
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from site_builder.cli import find_root, load_config_or_fail
+
+    root = find_root(args.root)
+    config = load_config_or_fail(root)
+    events = Broadcaster()
+    store = SiteStore()
+    server = bind(args.host, args.port, config.base, events, store)
+    signal.signal(signal.SIGTERM, _stop)
+    preview = Preview(root, store, events)
+    watcher: Watcher | None = None
+    serving = False
+    try:
+        print(f"site-builder serve: building {root}", file=sys.stderr, flush=True)
+        progress = ProgressLine(sys.stderr)
+        built = preview.start(progress)
+        progress.clear()
+        watcher = Watcher(preview.layout or Layout.of(config))
+        watcher.start()
+        threading.Thread(target=server.serve_forever, name="serve-http", daemon=True).start()
+        serving = True
+        url = address(args.host, server.port, preview.base)
+        if args.host not in LOOPBACK:
+            print(f"site-builder serve: listening on {args.host}: anyone who can reach this "
+                  "machine can read the preview", file=sys.stderr)
+        print(f"Serving {config.title} at {url} (Ctrl-C to stop)", flush=True)
+        if not built:
+            print("site-builder serve: nothing to show until the errors above are fixed",
+                  file=sys.stderr, flush=True)
+        if args.open:
+            webbrowser.open(url)
+        _loop(preview, watcher, server)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut cleanup
+        if watcher is not None:
+            watcher.stop()
+        events.close()
+        if serving:
+            server.shutdown()
+        server.server_close()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    print("site-builder serve: stopped", file=sys.stderr)
+    return OK
+
+
+def _loop(preview: Preview, watcher: Watcher, server: PreviewServer) -> None:
+    """Rebuild on every settled batch of changes; write stale files in between."""
+    idle = True
+    while True:
+        changes = watcher.next_batch(None if idle else 0)
+        if changes:
+            preview.update(changes)
+            layout = preview.layout
+            if layout is not None:
+                watcher.watch(layout)
+            server.base = preview.base
+        idle = preview.catch_up(watcher.pending)

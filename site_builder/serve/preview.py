@@ -1,0 +1,268 @@
+"""The site as `serve` shows it: the last good build, brought up to date change by change.
+
+The rebuild loop (one thread, the only writer) hands each settled batch of changes to
+`Preview.update`, which picks the smallest rebuild that is right:
+
+- site.yml, templates or theme → everything, through the build's own `write_site`;
+- records edited (the same records as before, only what they say changed) → in two steps.
+  First the edited records' pages and `.md` copies, at once, and the open pages showing them
+  reload. The other files the edit touches (see `affected`) are marked stale and written
+  again by `catch_up` while nothing else happens; a new change interrupts it between two
+  files, and the stale files are then written from the newest archive;
+- anything else under a content root (a record added or removed, `_project.yml`, a linked
+  file) → everything, which the loader's and the body cache make cheap.
+
+An archive with errors is never shown: the files stay as the last good build left them, the
+errors go to the terminal and to the overlay of every open page, and the next good change
+clears them.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from site_builder.archive.archive import Archive
+from site_builder.archive.findings import Finding, as_json, has_errors
+from site_builder.archive.loader import LoaderCache, load_archive
+from site_builder.build import pages
+from site_builder.build.artifacts import write_artifacts
+from site_builder.build.bodies import RenderedBodies, update_bodies
+from site_builder.build.links import content_root
+from site_builder.build.site import write_site
+from site_builder.build.urls import Urls
+from site_builder.serve import affected
+from site_builder.serve.events import Broadcaster
+from site_builder.serve.store import SiteStore
+from site_builder.serve.watcher import ChangeKind, Changes, Layout
+
+
+class Interrupted(Exception):
+    """New changes arrived while stale files were being written."""
+
+
+@dataclass(slots=True)
+class Built:
+    """The last good build: its archive, rendered bodies and HTML pages."""
+
+    archive: Archive
+    bodies: RenderedBodies
+    html_pages: set[str]
+    stale: set[str] = field(default_factory=set)
+
+
+class Preview:
+    """Keeps `store` the last good build of the archive at `root`."""
+
+    def __init__(self, root: Path, store: SiteStore, events: Broadcaster,
+                 jobs: int | None = None, log: TextIO = sys.stderr) -> None:
+        self.root = root
+        self.store = store
+        self.events = events
+        self.jobs = jobs
+        self.log = log
+        self.cache = LoaderCache()
+        self.built: Built | None = None
+        self.shown: tuple[Finding, ...] = ()
+
+    @property
+    def base(self) -> str:
+        """The `base` the site is served at, per the last archive read with a config."""
+        return self.cache.last[1].config.base if self.cache.last else "/"
+
+    @property
+    def layout(self) -> Layout | None:
+        """The files to watch, per the config of the last archive read."""
+        archive = self.cache.last[1] if self.cache.last else None
+        return Layout.of(archive.config, self.cache.failed_sources) if archive else None
+
+    # ---- the rebuild loop calls these ---------------------------------------------------------
+
+    def start(self, progress: Callable[[str, int, int], None] | None = None) -> bool:
+        """The first build. Returns False when the archive has errors (nothing is shown
+        until they are fixed)."""
+        archive = load_archive(self.root, cache=self.cache)
+        if not self._accept(archive):
+            return False
+        self._rebuild(archive, progress)
+        return True
+
+    def update(self, changes: Changes) -> None:
+        """Bring the site up to date with `changes`; never raises for a broken archive or
+        a failing template (the problem is shown instead)."""
+        started = time.perf_counter()
+        try:
+            archive = load_archive(self.root, cache=self.cache)
+            if not self._accept(archive):
+                return
+            kind = max(changes.values())
+            built = self.built
+            if (built is None or kind > ChangeKind.RECORD
+                    or not affected.same_records(built.archive, archive)):
+                self._rebuild(archive)
+                self._say(f"rebuilt everything ({_names(changes, self.root)}) "
+                          f"in {_ms(started)}")
+                return
+            changed = affected.edited(built.archive, archive)
+            if changed:
+                written = self._edit(built, archive, changed)
+                self._say(f"{_names(changes, self.root)}: {len(written)} file(s) "
+                          f"in {_ms(started)}")
+            else:
+                self.built = Built(archive, built.bodies, built.html_pages, built.stale)
+        except Exception as exc:  # a template or theme error must not stop the preview
+            self._failed(exc)
+
+    def catch_up(self, interrupted: Callable[[], bool]) -> bool:
+        """Write stale files until none is left (True) or `interrupted()` says new changes
+        are waiting (False)."""
+        built = self.built
+        if built is None or not built.stale:
+            return True
+        started = time.perf_counter()
+        count = len(built.stale)
+        try:
+            self._write_stale(built, interrupted)
+        except Interrupted:
+            return False
+        except Exception as exc:
+            built.stale.clear()
+            self._failed(exc)
+            return True
+        self._say(f"listings and agent files up to date ({count} file(s) checked) "
+                  f"in {_ms(started)}")
+        return True
+
+    # ---- rebuilds -----------------------------------------------------------------------------
+
+    def _rebuild(self, archive: Archive,
+                 progress: Callable[[str, int, int], None] | None = None) -> None:
+        """Everything, through the build's own phase two; reloads every page."""
+        _, bodies = write_site(archive, self.store.staged(), self.jobs, progress=progress)
+        self.built = Built(archive, bodies, self.store.html_pages())
+        self.events.reload(None)
+
+    def _edit(self, built: Built, archive: Archive, changed: list[str]) -> list[str]:
+        """Edited records: their own files now, the rest of what they touch marked stale.
+        Returns the site paths written."""
+        bodies = update_bodies(archive, built.bodies, changed)
+        records = [archive.by_id[i] for i in changed]
+        first = {path for r in records for path in affected.own_files(r)}
+        stale = built.stale | affected.touched(built.archive, archive, changed)
+        self.built = Built(archive, bodies, built.html_pages, stale - first)
+        written = self._write(archive, bodies, first)
+        for record in records:
+            for rel in bodies[record.id].assets:
+                if self.store.get(rel) is None:
+                    self.store.put(rel, (content_root(record) / rel).read_bytes())
+        self.events.reload(self._urls(archive, written))
+        return written
+
+    def _write_stale(self, built: Built, interrupted: Callable[[], bool]) -> None:
+        """Write the stale files from the newest archive, pages first."""
+        order = sorted(built.stale, key=lambda p: (not p.endswith(".html"), p))
+        written: list[str] = []
+        try:
+            written = self._write(built.archive, built.bodies, order, interrupted, built)
+        finally:
+            if written:
+                self.events.reload(self._urls(built.archive, written))
+
+    def _write(self, archive: Archive, bodies: RenderedBodies, paths: Iterable[str],
+               interrupted: Callable[[], bool] | None = None,
+               built: Built | None = None) -> list[str]:
+        """Render the site paths `paths` and write those whose bytes changed; a path that
+        is no longer produced (a tag nobody uses now) is deleted. With `interrupted`, stop
+        after any file once it returns True (raising Interrupted); each file written is
+        then taken off `built.stale`. Returns the paths whose files changed."""
+        wanted = set(paths)
+        produced: set[str] = set()
+        changed: list[str] = []
+
+        def write(rel: str, data: str | bytes) -> None:
+            produced.add(rel)
+            if self.store.put(rel, data):
+                changed.append(rel)
+            if built is not None:
+                built.stale.discard(rel)
+            if interrupted is not None and interrupted():
+                raise Interrupted
+
+        urls = Urls(archive.config)
+        page_paths = {p for p in wanted if p.endswith(".html")}
+        if page_paths:
+            pages.render_pages(archive, bodies, urls, write, only=page_paths)
+        other = wanted - page_paths
+        if other:
+            html_pages = (self.built.html_pages if self.built else set()) | page_paths
+            write_artifacts(archive, urls, write, sorted(html_pages), only=other)
+        for rel in wanted - produced:
+            if self.store.delete(rel):
+                changed.append(rel)
+            if built is not None:
+                built.stale.discard(rel)
+        if self.built is not None:
+            self.built.html_pages.update(p for p in produced if p.endswith(".html"))
+            self.built.html_pages.difference_update(p for p in page_paths - produced)
+        return changed
+
+    # ---- problems -----------------------------------------------------------------------------
+
+    def _accept(self, archive: Archive) -> bool:
+        """True when `archive` may be shown; otherwise show its errors and return False."""
+        findings = archive.findings
+        if has_errors(findings):
+            self._show(tuple(f for f in findings if f.level == "error"))
+            return False
+        self._show(())
+        return True
+
+    def _failed(self, exc: Exception) -> None:
+        """A build that raised: keep the last good site, show why."""
+        where = Path(getattr(exc, "filename", None) or self.root / "site.yml")
+        line = getattr(exc, "lineno", None) or 1
+        self._show((Finding(where, line, "error", f"the build failed: {exc}"),))
+
+    def _show(self, problems: tuple[Finding, ...]) -> None:
+        if problems == self.shown:
+            return
+        self.shown = problems
+        for finding in problems:
+            print(finding.format(self.root), file=self.log)
+        if problems:
+            self._say(f"{len(problems)} error(s): showing the last good build until they "
+                      "are fixed")
+        self.events.problems([_problem(f, self.root) for f in problems])
+
+    # ---- small helpers ------------------------------------------------------------------------
+
+    def _urls(self, archive: Archive, paths: Collection[str]) -> list[str]:
+        """The URL paths (from the server root, decoded) pages know themselves by."""
+        base = archive.config.base
+        out = []
+        for path in paths:
+            if path == "index.html" or path.endswith("/index.html"):
+                path = path[: -len("index.html")]
+            out.append(base + path)
+        return out
+
+    def _say(self, message: str) -> None:
+        print(f"site-builder serve: {message}", file=self.log, flush=True)
+
+
+def _problem(finding: Finding, root: Path) -> dict[str, Any]:
+    return as_json(finding, root)
+
+
+def _names(changes: Changes, root: Path) -> str:
+    names = sorted(Finding(p, 1, "error", "").display_path(root) for p in changes)
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _ms(started: float) -> str:
+    return f"{(time.perf_counter() - started) * 1000:.0f} ms"
+

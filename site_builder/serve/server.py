@@ -1,0 +1,228 @@
+"""HTTP for the preview: the site in memory as a static host serves it, plus live reload.
+
+Files are served the way a static host serves the published site: under `base`, `index.html`
+for a folder (a folder named without its slash is redirected to it), the site's own 404 page
+for a miss, and no directory listings. The server reads nothing from disk: every answer comes
+from the `SiteStore`, so no path can reach a file outside the site, whatever `..`, encoded
+dots or symlinks it holds. Paths are decoded once and refused when any segment is `.`, `..`
+or hidden, as a static host would.
+
+Three reserved paths under `base` belong to `serve` itself:
+`__site-builder__/reload.js` (the script added to every HTML page served, never to a file of
+the site; a file, because the pages' Content-Security-Policy allows no inline script),
+`__site-builder__/events` (the Server-Sent Events stream the script listens on) and
+`__site-builder__/problems.json` (what the overlay shows, for anything else that asks).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import mimetypes
+import os
+import socket
+import sys
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from urllib.parse import unquote, urlsplit
+
+from site_builder.serve.events import Broadcaster, Message
+from site_builder.serve.store import SiteStore, Stored
+
+RESERVED = "__site-builder__"
+HEARTBEAT = 15.0  # seconds between comments on an idle event stream, to notice closed tabs
+
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".md": "text/markdown; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".json": "application/json",
+    ".xml": "application/xml; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".wasm": "application/wasm",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".avif": "image/avif",
+    ".ico": "image/x-icon",
+    ".pdf": "application/pdf",
+    ".woff2": "font/woff2",
+    ".woff": "font/woff",
+    ".webmanifest": "application/manifest+json",
+    ".csv": "text/csv; charset=utf-8",
+}
+
+_NOT_FOUND = (b"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+              b"<title>Not found</title>\n</head>\n<body>\n<h1>Not found</h1>\n"
+              b"<p>Nothing is published at this address.</p>\n</body>\n</html>\n")
+
+
+def content_type(name: str) -> str:
+    """The Content-Type a file called `name` is served with."""
+    suffix = os.path.splitext(name)[1].lower()
+    if suffix in CONTENT_TYPES:
+        return CONTENT_TYPES[suffix]
+    guessed, _ = mimetypes.guess_type(name)
+    return guessed or "application/octet-stream"
+
+
+def reload_script() -> bytes:
+    """The live-reload script, shipped with the package."""
+    return resources.files("site_builder.serve").joinpath("reload.js").read_bytes()
+
+
+class PreviewServer(ThreadingHTTPServer):
+    """Serves `store` at `base` with the live-reload endpoints; `base` may be changed
+    while it runs (site.yml edited)."""
+
+    daemon_threads = True
+
+    def __init__(self, host: str, port: int, store: SiteStore, base: str,
+                 events: Broadcaster) -> None:
+        """Bind `host`:`port` (0: a free port). Raises OSError when it cannot."""
+        self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.store = store
+        self.base = base
+        self.events = events
+        self.script = reload_script()
+        super().__init__((host, port), PreviewHandler)
+
+    @property
+    def port(self) -> int:
+        return int(self.server_address[1])
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """Browsers drop connections all the time (a reload, a closed tab): not an error."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
+class PreviewHandler(BaseHTTPRequestHandler):
+    """One request to the preview."""
+
+    server: PreviewServer
+    protocol_version = "HTTP/1.1"
+    server_version = "site-builder-serve"
+
+    def do_GET(self) -> None:
+        self._answer(send_body=True)
+
+    def do_HEAD(self) -> None:
+        self._answer(send_body=False)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet: the terminal is for rebuilds and problems."""
+
+    # ---- routing ------------------------------------------------------------------------------
+
+    def _answer(self, send_body: bool) -> None:
+        self.send_body = send_body
+        split = urlsplit(self.path)
+        path = unquote(split.path, errors="replace")
+        base = self.server.base
+        if not path.startswith("/") or "\0" in path or "\\" in path:
+            return self._not_found()
+        if not path.startswith(base):
+            if path in ("/", base.rstrip("/")):
+                return self._redirect(base)
+            return self._not_found()
+        rel = path[len(base):]
+        if rel == RESERVED or rel.startswith(f"{RESERVED}/"):
+            return self._reserved(rel[len(RESERVED) + 1:])
+        parts = rel.split("/")
+        if any(p in (".", "..") or p.startswith(".") for p in parts) or "" in parts[:-1]:
+            return self._not_found()
+        if rel == "" or rel.endswith("/"):
+            rel += "index.html"
+        elif self.server.store.is_folder(rel):
+            query = f"?{split.query}" if split.query else ""
+            return self._redirect(f"{split.path}/{query}")
+        stored = self.server.store.get(rel)
+        if stored is None:
+            return self._not_found()
+        self._send(HTTPStatus.OK, content_type(rel), stored)
+
+    def _reserved(self, name: str) -> None:
+        if name == "reload.js":
+            self._send(HTTPStatus.OK, content_type(name), Stored(self.server.script, False))
+        elif name == "events":
+            self._stream()
+        elif name == "problems.json":
+            _, state = self.server.events.state()
+            self._send(HTTPStatus.OK, content_type(name),
+                       Stored(json.dumps(state).encode(), False))
+        else:
+            self._not_found()
+
+    # ---- answers ------------------------------------------------------------------------------
+
+    def _not_found(self) -> None:
+        page = self.server.store.get("404.html") or Stored(_NOT_FOUND, False)
+        self._send(HTTPStatus.NOT_FOUND, CONTENT_TYPES[".html"], page)
+
+    def _redirect(self, location: str) -> None:
+        self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def _send(self, status: HTTPStatus, kind: str, stored: Stored) -> None:
+        """Answer with a file: HTML with the live-reload script added; a compressed file
+        as it is to a client that accepts gzip, else decompressed."""
+        gzipped = stored.gzipped and not kind.startswith("text/html") and self._takes_gzip()
+        data = stored.data if gzipped else stored.content()
+        if kind.startswith("text/html"):
+            data = self._with_script(data)
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        if gzipped:
+            self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if self.send_body:
+            self.wfile.write(data)
+
+    def _takes_gzip(self) -> bool:
+        accepted = self.headers.get("Accept-Encoding", "")
+        return any(part.split(";")[0].strip().lower() == "gzip" for part in accepted.split(","))
+
+    def _with_script(self, page: bytes) -> bytes:
+        """`page` with the live-reload script added (before `</head>`, else at the end)."""
+        src = html.escape(f"{self.server.base}{RESERVED}/reload.js", quote=True)
+        tag = f'<script src="{src}" defer></script>\n'.encode()
+        at = page.lower().find(b"</head>")
+        return page[:at] + tag + page[at:] if at >= 0 else page + tag
+
+    def _stream(self) -> None:
+        """The event stream: the current state first, then every message as it comes."""
+        events = self.server.events
+        number, state = events.state()
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.close_connection = True
+        if not self.send_body:
+            return
+        chunk = b"retry: 1000\n\n" + Message(number, "hello", state).encode()
+        while True:
+            try:
+                self.wfile.write(chunk)
+                self.wfile.flush()
+            except OSError:
+                return
+            messages = events.wait(number, HEARTBEAT)
+            if messages is None:
+                return
+            if messages:
+                number = messages[-1].number
+            chunk = b"".join(m.encode() for m in messages) or b": ping\n\n"
