@@ -175,7 +175,8 @@ class _Checker:
                 self.warning(message, key or str(name))
 
 
-def read_yaml_mapping(path: Path, checker: _Checker | None = None) -> tuple[dict[str, Any], _Checker]:
+def read_yaml_mapping(path: Path,
+                      checker: _Checker | None = None) -> tuple[dict[str, Any], _Checker]:
     """Read a YAML file that must hold a mapping; problems go to the returned checker."""
     text = path.read_text(encoding="utf-8")
     checker = checker or _Checker(path, text)

@@ -51,7 +51,7 @@ def parse(text: str) -> Any:
     Raises YamlError with the line of the problem when the text is not valid YAML.
     """
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+        return yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
