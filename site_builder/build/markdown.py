@@ -84,10 +84,15 @@ def sanitise(fragment: str) -> str:
     """`fragment` reduced to the allow-list: no scripts, styles, `on*` handlers or
     `javascript:` URLs. Task-list checkboxes are the only form controls kept, always
     disabled and labelled (a control without a name fails accessibility audits)."""
-    clean = nh3.clean(
-        fragment, tags=_TAGS, attributes={"*": _GENERIC_ATTRIBUTES, **_ATTRIBUTES},
-        url_schemes=_URL_SCHEMES, link_rel=None, strip_comments=True)
+    clean = _cleaner().clean(fragment)
     return _INPUT.sub(_checkbox, clean) if "<input" in clean else clean
+
+
+@cache
+def _cleaner() -> nh3.Cleaner:
+    # Built once: passing the allow-list to nh3.clean converts it again on every call.
+    return nh3.Cleaner(tags=_TAGS, attributes={"*": _GENERIC_ATTRIBUTES, **_ATTRIBUTES},
+                       url_schemes=_URL_SCHEMES, link_rel=None, strip_comments=True)
 
 
 _INPUT = re.compile(r"<input\b[^>]*>")

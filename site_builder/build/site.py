@@ -55,6 +55,11 @@ class BuildResult:
     cached: int
     seconds: float
     warnings: tuple[Finding, ...] = ()
+    timings: tuple[tuple[str, float], ...] = ()
+
+    def timing(self) -> str:
+        """Seconds per phase (load, bodies, pages, artifacts, swap), for benchmarks."""
+        return ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.timings)
 
     def summary(self) -> str:
         """One line for people: what was built, where, and how long it took."""
@@ -93,7 +98,7 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     that holds sources; in both cases, and when anything fails midway, the previous output
     is left exactly as it was.
     """
-    started = time.perf_counter()
+    clock = _Clock()
     report = progress or (lambda stage, done, total: None)
     report("loading", 0, 0)
     archive = load_archive(root, cache=loader_cache)
@@ -101,35 +106,63 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     if has_errors(findings):
         raise BuildRefused(findings)
     target = output_folder(archive, output)
-    urls = Urls(archive.config)
+    clock.lap("load")
     body_cache = (BodyCache(archive.config.cache_dir / "cache" / "bodies",
                             environment_key(archive)) if cache else None)
     bodies, stats = render_bodies(
         archive, body_cache, jobs,
         progress=lambda done, total: report("rendering bodies", done, total))
+    clock.lap("bodies")
     with Output(target) as out:
-        written = 0
-
-        def write(rel: str, data: str | bytes) -> None:
-            nonlocal written
-            out.write(rel, data)
-            written += 1
-            if written % 256 == 0:
-                report("writing", written, 0)
-
-        page_count = pages.render_pages(archive, bodies, urls, write)
-        html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
-        write_artifacts(archive, urls, write, html_pages)
-        _copy_assets(archive, bodies, out)
+        page_count = _write_site(archive, bodies, out, report, clock)
         out.commit()
     if body_cache is not None:
         body_cache.prune(bodies.cache_keys())
+    clock.lap("swap")
     return BuildResult(
         output=target, records=len(archive.records), pages=page_count,
         files=len(out.written), changed=out.changed, unchanged=out.unchanged,
         removed=out.removed, rendered=stats.rendered, cached=stats.cached,
-        seconds=time.perf_counter() - started,
-        warnings=tuple(f for f in findings if f.level == "warning"))
+        seconds=clock.total(), warnings=tuple(f for f in findings if f.level == "warning"),
+        timings=tuple(clock.laps))
+
+
+def _write_site(archive: Archive, bodies: RenderedBodies, out: Output, report: Progress,
+                clock: _Clock) -> int:
+    """Stage pages, agent files and linked assets; returns the number of pages."""
+    urls = Urls(archive.config)
+    written = 0
+
+    def write(rel: str, data: str | bytes) -> None:
+        nonlocal written
+        out.write(rel, data)
+        written += 1
+        if written % 256 == 0:
+            report("writing", written, 0)
+
+    page_count = pages.render_pages(archive, bodies, urls, write)
+    clock.lap("pages")
+    html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
+    write_artifacts(archive, urls, write, html_pages)
+    _copy_assets(archive, bodies, out)
+    clock.lap("artifacts")
+    return page_count
+
+
+class _Clock:
+    """Wall time per phase of a build."""
+
+    def __init__(self) -> None:
+        self.started = self.last = time.perf_counter()
+        self.laps: list[tuple[str, float]] = []
+
+    def lap(self, phase: str) -> None:
+        now = time.perf_counter()
+        self.laps.append((phase, now - self.last))
+        self.last = now
+
+    def total(self) -> float:
+        return time.perf_counter() - self.started
 
 
 def _copy_assets(archive: Archive, bodies: RenderedBodies, out: Output) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -194,15 +193,3 @@ def test_a_progress_callback_hears_the_stages(site_root: Path) -> None:
     heard: list[str] = []
     build_site(site_root, jobs=1, progress=lambda stage, done, total: heard.append(stage))
     assert heard[0] == "loading"
-
-
-def test_swapping_without_an_exchange_call_still_replaces_the_output(
-        built: tuple[Path, BuildResult], site_root: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("site_builder.build.output._exchange", lambda a, b: False)
-    record = site_root / "content/web/adr/0001-static-pages.md"
-    record.write_text(record.read_text() + "\nSwapped.\n")
-    build_site(site_root, jobs=1)
-    assert "Swapped." in (site_root / "_site/web/adr/0001-static-pages.md").read_text()
-    assert siblings(site_root) == ["_site"]
-    assert os.listdir(site_root / "_site")
