@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Container, Iterable, Iterator
 from typing import Any
 
 from site_builder import query
@@ -26,7 +26,7 @@ from site_builder.build.feeds import atom_feed, robots_txt, sitemap
 from site_builder.build.schema import decisions_schema
 from site_builder.build.urls import Urls, encode_path
 
-Write = Callable[[str, "str | bytes"], None]
+Write = Callable[[str, "str | bytes | Iterable[bytes]"], None]
 
 DECISIONS = "decisions.json"
 SCHEMA = "decisions.schema.json"
@@ -45,17 +45,11 @@ def write_artifacts(archive: Archive, urls: Urls, write: Write,
     """
     wanted = (lambda path: True) if only is None else only.__contains__
     written = 0
-    full = wanted(LLMS_FULL)
-    copies: dict[str, bytes] = {}
     for record in archive.records:
         path = urls.record_markdown(record)
-        if not full and not wanted(path):
-            continue
-        copy = query.markdown_copy(archive, record).encode("utf-8")
         if wanted(path):
-            write(path, copy)
+            write(path, query.markdown_copy(archive, record))
             written += 1
-        copies[record.id] = copy
     if wanted(DECISIONS):
         write(DECISIONS, _json(decisions(archive, urls), compact=True))
         written += 1
@@ -66,12 +60,11 @@ def write_artifacts(archive: Archive, urls: Urls, write: Write,
     if wanted(LLMS):
         write(LLMS, header + llms_sections(archive, urls))
         written += 1
-    if full:
-        ordered = [r for r in archive.records if archive.is_current(r)]
-        ordered += [r for r in archive.records if not archive.is_current(r)]
-        write(LLMS_FULL, llms_full(header, [copies[r.id] for r in ordered]))
+    if wanted(LLMS_FULL):
+        # Streamed, each copy made again: holding every copy at once would cost as much
+        # memory as the whole archive.
+        write(LLMS_FULL, llms_full(archive, header))
         written += 1
-    del copies
     if wanted(AGENTS):
         write(AGENTS, agents_md(archive, urls))
         written += 1
@@ -216,10 +209,12 @@ def llms_sections(archive: Archive, urls: Urls) -> str:
     return "".join(parts)
 
 
-def llms_full(header: str, copies: list[bytes]) -> bytes:
-    """The llms.txt header and every copy, each copy after one blank line."""
-    parts = [header.encode("utf-8")]
-    for copy in copies:
-        parts.append(b"\n")
-        parts.append(copy if copy.endswith(b"\n") else copy + b"\n")
-    return b"".join(parts)
+def llms_full(archive: Archive, header: str) -> Iterator[bytes]:
+    """llms-full.txt in chunks: the llms.txt header, then every copy after one blank line,
+    records in force first."""
+    yield header.encode("utf-8")
+    ordered = [r for r in archive.records if archive.is_current(r)]
+    ordered += [r for r in archive.records if not archive.is_current(r)]
+    for record in ordered:
+        copy = query.markdown_copy(archive, record)
+        yield b"\n" + copy.encode("utf-8") + (b"" if copy.endswith("\n") else b"\n")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import posixpath
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
@@ -62,16 +63,43 @@ class Output:
         """True when this build has already written `rel`."""
         return rel in self.written
 
-    def write(self, rel: str, data: str | bytes) -> None:
-        """Stage the file `rel` (a POSIX path relative to the site root) with `data`
-        (str is written as UTF-8). Raises ValueError for a path outside the site or one
+    def write(self, rel: str, data: str | bytes | Iterable[bytes]) -> None:
+        """Stage the file `rel` (a POSIX path relative to the site root) with `data`: str
+        (written as UTF-8), bytes, or an iterable of bytes chunks for a file too large to
+        hold in memory at once. Raises ValueError for a path outside the site or one
         written twice."""
+        if not isinstance(data, (str, bytes)):
+            self._write_chunks(rel, data)
+            return
         content = data.encode("utf-8") if isinstance(data, str) else data
         self._claim(rel)
         if _same_bytes(self.target / rel, content):
             self.unchanged += 1
             return
         self._stage(rel).write_bytes(content)
+
+    def _write_chunks(self, rel: str, chunks: Iterable[bytes]) -> None:
+        self._claim(rel)
+        staged = self._stage(rel)
+        try:
+            previous = open(self.target / rel, "rb")  # noqa: SIM115 - closed below
+        except OSError:
+            previous = None
+        same = previous is not None
+        try:
+            with open(staged, "wb") as stream:
+                for chunk in chunks:
+                    stream.write(chunk)
+                    same = same and previous.read(len(chunk)) == chunk  # type: ignore[union-attr]
+            same = same and previous.read(1) == b""  # type: ignore[union-attr]
+        finally:
+            if previous is not None:
+                previous.close()
+        if same:
+            staged.unlink()
+            self._staged.pop()
+            self.changed -= 1
+            self.unchanged += 1
 
     def copy(self, rel: str, source: Path) -> None:
         """Stage the file `rel` as a copy of `source`. Raises ValueError as `write` does and

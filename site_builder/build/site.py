@@ -9,7 +9,7 @@ all of it was written.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
@@ -185,7 +185,7 @@ class SiteWriter(Protocol):
 
     written: set[str]
 
-    def write(self, rel: str, data: str | bytes) -> None: ...
+    def write(self, rel: str, data: str | bytes | Iterable[bytes]) -> None: ...
     def copy(self, rel: str, source: Path) -> None: ...
     def exists(self, rel: str) -> bool: ...
 
@@ -212,7 +212,7 @@ def _write_site(archive: Archive, bodies: RenderedBodies, out: SiteWriter, repor
     urls = Urls(archive.config)
     written = 0
 
-    def write(rel: str, data: str | bytes) -> None:
+    def write(rel: str, data: str | bytes | Iterable[bytes]) -> None:
         nonlocal written
         out.write(rel, data)
         written += 1

@@ -41,6 +41,11 @@ from site_builder.serve.store import SiteStore
 from site_builder.serve.watcher import ChangeKind, Changes, Layout
 
 
+# A rebuild that changed more files than this reloads every open page: naming them all would
+# cost more than reloading the few pages that did not change.
+_MANY = 500
+
+
 class Interrupted(Exception):
     """New changes arrived while stale files were being written."""
 
@@ -141,10 +146,13 @@ class Preview:
 
     def _rebuild(self, archive: Archive,
                  progress: Callable[[str, int, int], None] | None = None) -> None:
-        """Everything, through the build's own phase two; reloads every page."""
-        _, bodies = write_site(archive, self.store.staged(), self.jobs, progress=progress)
+        """Everything, through the build's own phase two; open pages that changed reload."""
+        staged = self.store.staged()
+        bodies = write_site(archive, staged, self.jobs, progress=progress)
+        changed = staged.commit()
         self.built = Built(archive, bodies, self.store.html_pages())
-        self.events.reload(None)
+        many = len(changed) > _MANY
+        self.events.reload(None if many else self._urls(archive, changed))
 
     def _edit(self, built: Built, archive: Archive, changed: list[str]) -> list[str]:
         """Edited records: their own files now, the rest of what they touch marked stale.
@@ -183,7 +191,7 @@ class Preview:
         produced: set[str] = set()
         changed: list[str] = []
 
-        def write(rel: str, data: str | bytes) -> None:
+        def write(rel: str, data: str | bytes | Iterable[bytes]) -> None:
             produced.add(rel)
             if self.store.put(rel, data):
                 changed.append(rel)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import posixpath
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +49,15 @@ class Stored:
         return zlib.decompress(self.data, 31) if self.gzipped else self.data
 
 
+def _bytes(data: str | bytes | Iterable[bytes]) -> bytes:
+    """What a writer is given, as bytes: str as UTF-8, a stream of chunks joined."""
+    if isinstance(data, str):
+        return data.encode("utf-8")
+    if isinstance(data, bytes):
+        return data
+    return b"".join(data)
+
+
 def _check(rel: str) -> str:
     clean = posixpath.normpath(rel)
     if not rel or clean != rel or clean.startswith(("/", "..")) or "\\" in rel:
@@ -57,8 +67,6 @@ def _check(rel: str) -> str:
 
 class SiteStore:
     """Site path → file, for the preview server."""
-
-    target = Path("(memory)")
 
     def __init__(self) -> None:
         self._files: dict[str, Stored] = {}
@@ -82,11 +90,10 @@ class SiteStore:
 
     # ---- writing (the rebuild loop only) ----------------------------------------------------
 
-    def put(self, rel: str, data: str | bytes) -> bool:
-        """Set site path `rel` to `data` (str as UTF-8). Returns False, changing nothing,
-        when the file already holds exactly these bytes."""
-        content = data.encode("utf-8") if isinstance(data, str) else data
-        new = Stored.of(_check(rel), content)
+    def put(self, rel: str, data: str | bytes | Iterable[bytes]) -> bool:
+        """Set site path `rel` to `data` (str as UTF-8, or a stream of chunks). Returns
+        False, changing nothing, when the file already holds exactly these bytes."""
+        new = Stored.of(_check(rel), _bytes(data))
         if self._files.get(rel) == new:
             return False
         self._files[rel] = new
@@ -107,31 +114,24 @@ class SiteStore:
 class StagedSite:
     """A full rebuild in progress (the build's `SiteWriter`): invisible until `commit`."""
 
-    target = SiteStore.target
-
     def __init__(self, store: SiteStore) -> None:
         self.store = store
         self.files: dict[str, Stored] = {}
         self.written: set[str] = set()
-        self.changed = 0
-        self.unchanged = 0
-        self.removed = 0
+        self.changed: list[str] = []
 
     def exists(self, rel: str) -> bool:
         return rel in self.written
 
-    def write(self, rel: str, data: str | bytes) -> None:
+    def write(self, rel: str, data: str | bytes | Iterable[bytes]) -> None:
         """Stage site path `rel`. Raises ValueError for a path outside the site or written
         twice."""
-        content = data.encode("utf-8") if isinstance(data, str) else data
         if rel in self.written:
             raise ValueError(f"{rel} is written twice in one build")
-        new = Stored.of(_check(rel), content)
+        new = Stored.of(_check(rel), _bytes(data))
         self.written.add(rel)
-        if self.store.get(rel) == new:
-            self.unchanged += 1
-        else:
-            self.changed += 1
+        if self.store.get(rel) != new:
+            self.changed.append(rel)
         self.files[rel] = new
 
     def copy(self, rel: str, source: Path) -> None:
@@ -139,7 +139,9 @@ class StagedSite:
         cannot be read."""
         self.write(rel, source.read_bytes())
 
-    def commit(self) -> None:
-        """Replace every file of the store with the staged ones."""
-        self.removed = sum(1 for rel in self.store._files if rel not in self.files)
+    def commit(self) -> list[str]:
+        """Replace every file of the store with the staged ones. Returns the site paths
+        that changed: written with other bytes, new, or gone."""
+        gone = [rel for rel in self.store._files if rel not in self.files]
         self.store._replace(self.files)
+        return self.changed + gone

@@ -107,3 +107,16 @@ def test_stale_folders_are_removed_with_their_files(tmp_path: Path) -> None:
     out = build(site, {"keep.txt": "k"})
     assert sorted(p.name for p in site.iterdir()) == ["keep.txt"]
     assert out.removed == 1
+
+
+def test_large_files_can_be_written_in_chunks(tmp_path: Path) -> None:
+    site = tmp_path / "_site"
+    for parts in ([b"ab", b"cd"], [b"a", b"bcd"], [b"abc", b"de"], [b"ab"]):
+        with Output(site) as out:
+            out.write("big.txt", iter(parts))
+            out.commit()
+        assert (site / "big.txt").read_bytes() == b"".join(parts)
+    with Output(site) as out:
+        out.write("big.txt", iter([b"a", b"b"]))
+        out.commit()
+    assert (out.changed, out.unchanged) == (0, 1)
