@@ -40,7 +40,6 @@ from site_builder.serve.events import Broadcaster
 from site_builder.serve.store import SiteStore
 from site_builder.serve.watcher import ChangeKind, Changes, Layout
 
-
 # A rebuild that changed more files than this reloads every open page: naming them all would
 # cost more than reloading the few pages that did not change.
 _MANY = 500
