@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from site_builder.archive.archive import Archive
@@ -13,11 +13,28 @@ from site_builder.archive.records import Record
 
 def cross_check(archive: Archive) -> list[Finding]:
     """Every problem that needs more than one record to see."""
+    return record_checks(archive, archive.records) + lineage_checks(archive)
+
+
+def record_checks(archive: Archive, records: Iterable[Record]) -> list[Finding]:
+    """The problems of each of `records` with what it points at: references and body links.
+
+    A record's findings depend only on its own text and on which records and files exist, so
+    `serve` checks just the records an edit changed when the set of records stays the same.
+    """
     findings: list[Finding] = []
     content = _content_folders(archive)
-    for record in archive.records:
+    for record in records:
         findings.extend(_references(archive, record))
         findings.extend(_links(archive, record, content))
+    return findings
+
+
+def lineage_checks(archive: Archive) -> list[Finding]:
+    """The problems of the supersede graph as a whole: superseded records whose status still
+    says they are in force, and cycles."""
+    findings: list[Finding] = []
+    for record in archive.records:
         successor = archive.superseded_by.get(record.id)
         if successor and record.status in archive.config.current_statuses:
             findings.append(Finding(

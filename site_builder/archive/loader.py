@@ -10,7 +10,8 @@ and a caller may pass its own roots instead.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from site_builder.config import SiteConfig, load_config, parse_fields, read_yaml
 from site_builder.sources.resolve import FailedClones
 from site_builder.sources.resolve import content_roots as resolve_content_roots
 
-__all__ = ["ContentRoot", "LoaderCache", "load_archive"]
+__all__ = ["ContentRoot", "LoaderCache", "load_archive", "reload_records"]
 
 PROJECT_FILE = "_project.yml"
 _PROJECT_KEYS = {"name", "description", "owners", "order", "fields"}
@@ -268,3 +269,42 @@ def _placeholder(root: Path) -> SiteConfig:
     return SiteConfig(root=root.resolve(), title=root.resolve().name)
 
 
+def reload_records(archive: Archive, paths: Iterable[Path],
+                   cache: LoaderCache) -> Archive | None:
+    """`archive` (loaded through `cache`) with the record files at `paths` read again.
+
+    For callers told by file events exactly which records changed (`serve`): nothing else is
+    listed or stat-ed. Returns None when the files alone cannot say what the archive is now
+    (a path that is not one of its records, a file gone or unreadable, a record that became
+    a draft or lost its front matter); load the whole archive then. The problems found
+    parsing those files replace the ones they had; every other finding is kept.
+    """
+    config = archive.config
+    statuses = frozenset(s.name for s in config.statuses)
+    new: dict[Path, Record] = {}
+    dropped: list[Finding] = []
+    added: list[Finding] = []
+    for path in paths:
+        old = archive.record_at(path)
+        parsed = cache.files.get(path)
+        if old is None or parsed is None:
+            return None
+        ctx = RecordContext(project=old.project, type=old.type, file_name=path.name, path=path,
+                            rel_path=old.rel_path, fields=archive.fields_for(old),
+                            statuses=statuses, source=old.source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        record, problems = parse_record(text, ctx)
+        if record is None:
+            return None
+        new[path] = record
+        dropped.extend(parsed.findings)
+        added.extend(problems)
+        # Remember this parse so the next reload drops its problems in turn. The stamp stays
+        # the old one: the next full load sees the file changed and parses it itself.
+        cache.files[path] = replace(parsed, record=record, findings=problems)
+    records = [new.get(r.path, r) for r in archive.records] if new else archive.records
+    findings = [f for f in archive.load_findings if f not in dropped] + added
+    return Archive(config, archive.projects, records, findings)

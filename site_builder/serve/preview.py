@@ -19,6 +19,7 @@ clears them.
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from collections.abc import Callable, Collection, Iterable
@@ -27,8 +28,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from site_builder.archive.archive import Archive
-from site_builder.archive.findings import Finding, as_json, has_errors
-from site_builder.archive.loader import LoaderCache, load_archive
+from site_builder.archive.findings import Finding, as_json
+from site_builder.archive.loader import LoaderCache, load_archive, reload_records
 from site_builder.build import pages
 from site_builder.build.artifacts import write_artifacts
 from site_builder.build.bodies import RenderedBodies, update_bodies
@@ -36,6 +37,7 @@ from site_builder.build.links import content_root
 from site_builder.build.site import write_site
 from site_builder.build.urls import Urls
 from site_builder.serve import affected
+from site_builder.serve.checked import Checked, check, recheck
 from site_builder.serve.events import Broadcaster
 from site_builder.serve.store import SiteStore
 from site_builder.serve.watcher import ChangeKind, Changes, Layout
@@ -71,6 +73,7 @@ class Preview:
         self.log = log
         self.cache = LoaderCache()
         self.built: Built | None = None
+        self.latest: Checked | None = None
         self.shown: tuple[Finding, ...] = ()
 
     @property
@@ -89,10 +92,10 @@ class Preview:
     def start(self, progress: Callable[[str, int, int], None] | None = None) -> bool:
         """The first build. Returns False when the archive has errors (nothing is shown
         until they are fixed)."""
-        archive = load_archive(self.root, cache=self.cache)
-        if not self._accept(archive):
+        self.latest = check(load_archive(self.root, cache=self.cache))
+        if not self._accept(self.latest):
             return False
-        self._rebuild(archive, progress)
+        self._rebuild(self.latest.archive, progress)
         return True
 
     def update(self, changes: Changes) -> None:
@@ -100,9 +103,10 @@ class Preview:
         a failing template (the problem is shown instead)."""
         started = time.perf_counter()
         try:
-            archive = load_archive(self.root, cache=self.cache)
-            if not self._accept(archive):
+            latest = self._load(changes)
+            if not self._accept(latest):
                 return
+            archive = latest.archive
             kind = max(changes.values())
             built = self.built
             if (built is None or kind > ChangeKind.RECORD
@@ -143,13 +147,35 @@ class Preview:
 
     # ---- rebuilds -----------------------------------------------------------------------------
 
+    def _load(self, changes: Changes) -> Checked:
+        """The archive after `changes`, checked: when they are all records the last archive
+        read holds, only those files are read and checked again; otherwise everything is
+        (through the loader's cache)."""
+        last = self.latest
+        if last is not None and all(k == ChangeKind.RECORD for k in changes.values()):
+            archive = reload_records(last.archive, changes, self.cache)
+            if archive is not None:
+                edited = [r.id for path in changes
+                          if (r := last.archive.record_at(path)) is not None]
+                self.latest = recheck(last, archive, edited)
+                return self.latest
+        self.latest = check(load_archive(self.root, cache=self.cache))
+        return self.latest
+
     def _rebuild(self, archive: Archive,
                  progress: Callable[[str, int, int], None] | None = None) -> None:
         """Everything, through the build's own phase two; open pages that changed reload."""
+        gc.unfreeze()
         staged = self.store.staged()
         bodies = write_site(archive, staged, self.jobs, progress=progress)
         changed = staged.commit()
         self.built = Built(archive, bodies, self.store.html_pages())
+        # A large archive is millions of long-lived objects; left to the collector, its
+        # full passes cost an edit 100 ms and more at random. Frozen, they are skipped until
+        # the next full rebuild (garbage that is frozen is still freed when it is no longer
+        # referenced, unless it forms a cycle; the collect first takes care of those).
+        gc.collect()
+        gc.freeze()
         many = len(changed) > _MANY
         self.events.reload(None if many else self._urls(archive, changed))
 
@@ -159,14 +185,15 @@ class Preview:
         bodies = update_bodies(archive, built.bodies, changed)
         records = [archive.by_id[i] for i in changed]
         first = {path for r in records for path in affected.own_files(r)}
-        stale = built.stale | affected.touched(built.archive, archive, changed)
-        self.built = Built(archive, bodies, built.html_pages, stale - first)
+        self.built = Built(archive, bodies, built.html_pages, built.stale - first)
         written = self._write(archive, bodies, first)
         for record in records:
             for rel in bodies[record.id].assets:
                 if self.store.get(rel) is None:
                     self.store.put(rel, (content_root(record) / rel).read_bytes())
         self.events.reload(self._urls(archive, written))
+        # Worked out after the pages are shown: it reads every record.
+        self.built.stale |= affected.touched(built.archive, archive, changed) - first
         return written
 
     def _write_stale(self, built: Built, interrupted: Callable[[], bool]) -> None:
@@ -219,14 +246,11 @@ class Preview:
 
     # ---- problems -----------------------------------------------------------------------------
 
-    def _accept(self, archive: Archive) -> bool:
-        """True when `archive` may be shown; otherwise show its errors and return False."""
-        findings = archive.findings
-        if has_errors(findings):
-            self._show(tuple(f for f in findings if f.level == "error"))
-            return False
-        self._show(())
-        return True
+    def _accept(self, checked: Checked) -> bool:
+        """True when the archive may be shown; otherwise show its errors and return False."""
+        errors = checked.errors
+        self._show(errors)
+        return not errors
 
     def _failed(self, exc: Exception) -> None:
         """A build that raised: keep the last good site, show why."""
