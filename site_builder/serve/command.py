@@ -21,7 +21,7 @@ from site_builder.serve.events import Broadcaster
 from site_builder.serve.preview import Preview
 from site_builder.serve.server import PreviewServer
 from site_builder.serve.store import SiteStore
-from site_builder.serve.watcher import Layout, Watcher
+from site_builder.serve.watcher import ChangeKind, Layout, Watcher
 
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -130,8 +130,9 @@ def _loop(preview: Preview, watcher: Watcher, server: PreviewServer) -> None:
         changes = watcher.next_batch(None if idle else 0)
         if changes:
             preview.update(changes)
-            layout = preview.layout
-            if layout is not None:
-                watcher.watch(layout)
-            server.base = preview.base
+            if ChangeKind.CONFIG in changes.values():  # content roots and base may move
+                layout = preview.layout
+                if layout is not None:
+                    watcher.watch(layout)
+                server.base = preview.base
         idle = preview.catch_up(watcher.pending)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import gc
 import sys
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -132,17 +132,15 @@ class Preview:
         if built is None or not built.stale:
             return True
         started = time.perf_counter()
-        count = len(built.stale)
         try:
-            self._write_stale(built, interrupted)
+            written = self._write_stale(built, interrupted)
         except Interrupted:
             return False
         except Exception as exc:
             built.stale.clear()
             self._failed(exc)
             return True
-        self._say(f"listings and agent files up to date ({count} file(s) checked) "
-                  f"in {_ms(started)}")
+        self._say(f"{len(written)} listing and agent file(s) updated in {_ms(started)}")
         return True
 
     # ---- rebuilds -----------------------------------------------------------------------------
@@ -196,28 +194,33 @@ class Preview:
         self.built.stale |= affected.touched(built.archive, archive, changed) - first
         return written
 
-    def _write_stale(self, built: Built, interrupted: Callable[[], bool]) -> None:
-        """Write the stale files from the newest archive, pages first."""
-        order = sorted(built.stale, key=lambda p: (not p.endswith(".html"), p))
+    def _write_stale(self, built: Built, interrupted: Callable[[], bool]) -> list[str]:
+        """Write the stale files from the newest archive, pages first; returns the paths
+        whose files changed. Pages that changed reload, even when interrupted."""
         written: list[str] = []
         try:
-            written = self._write(built.archive, built.bodies, order, interrupted, built)
+            written = self._write(built.archive, built.bodies, built.stale, interrupted, built,
+                                  written)
         finally:
             if written:
                 self.events.reload(self._urls(built.archive, written))
+        return written
 
     def _write(self, archive: Archive, bodies: RenderedBodies, paths: Iterable[str],
-               interrupted: Callable[[], bool] | None = None,
-               built: Built | None = None) -> list[str]:
-        """Render the site paths `paths` and write those whose bytes changed; a path that
-        is no longer produced (a tag nobody uses now) is deleted. With `interrupted`, stop
-        after any file once it returns True (raising Interrupted); each file written is
-        then taken off `built.stale`. Returns the paths whose files changed."""
+               interrupted: Callable[[], bool] | None = None, built: Built | None = None,
+               changed: list[str] | None = None) -> list[str]:
+        """Render the site paths `paths` (pages first) and write those whose bytes changed;
+        a path that is no longer produced (a tag nobody uses now) is deleted. With
+        `interrupted`, stop after any file once it returns True (raising Interrupted); each
+        file written is then taken off `built.stale`. Returns the paths whose files changed,
+        collected in `changed` when given (it is filled even when interrupted)."""
         wanted = set(paths)
         produced: set[str] = set()
-        changed: list[str] = []
+        changed = [] if changed is None else changed
 
         def write(rel: str, data: str | bytes | Iterable[bytes]) -> None:
+            if interrupted is not None and not isinstance(data, (str, bytes)):
+                data = _until(interrupted, data)
             produced.add(rel)
             if self.store.put(rel, data):
                 changed.append(rel)
@@ -283,6 +286,15 @@ class Preview:
 
     def _say(self, message: str) -> None:
         print(f"site-builder serve: {message}", file=self.log, flush=True)
+
+
+def _until(interrupted: Callable[[], bool], chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """`chunks`, raising Interrupted as soon as `interrupted()` says so: a streamed file as
+    large as llms-full.txt is given up at once rather than finished for nothing."""
+    for number, chunk in enumerate(chunks):
+        if number % 32 == 31 and interrupted():
+            raise Interrupted
+        yield chunk
 
 
 def _problem(finding: Finding, root: Path) -> dict[str, Any]:

@@ -1,0 +1,91 @@
+"""`serve` follows edits on disk: pages change, open pages are told to reload, and a broken
+record holds the preview at the last good build while the overlay says what is wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.serve.conftest import Serving, save
+
+RECORD = "content/demo/adr/0001-write-records-in-markdown.md"
+PAGE = "/demo/adr/0001-write-records-in-markdown/"
+COPY = "/demo/adr/0001-write-records-in-markdown.md"
+OTHER_COPY = "/demo/adr/0002-keep-records-short.md"
+
+
+def test_an_edit_shows_on_the_page_and_the_page_is_told_to_reload(serving: Serving,
+                                                                   site: Path) -> None:
+    events = serving.events()
+    events.next("hello")
+    assert "Write every record in Markdown." in serving.get(PAGE).text
+    path = site / RECORD
+    save(path, path.read_text().replace("Write every record in Markdown.",
+                                        "Write every record in CommonMark."))
+    serving.wait_for("the edit on the record page",
+                     lambda: "in CommonMark." in serving.get(PAGE).text)
+    reload = events.next("reload", lambda data: PAGE in data.get("paths", []))
+    assert COPY in reload["paths"]
+    assert "in CommonMark." in serving.get(COPY).text
+
+
+def test_a_new_title_reaches_listings_agent_files_and_records_that_show_it(
+        serving: Serving, site: Path) -> None:
+    path = site / RECORD
+    save(path, path.read_text().replace("title: Write records in Markdown",
+                                        "title: Write records in CommonMark"), atomic=True)
+    for where in ("/", "/decisions.json", "/llms.txt", OTHER_COPY):
+        serving.wait_for(f"the new title in {where}",
+                         lambda where=where: "Write records in CommonMark" in
+                         serving.get(where).text)
+
+
+def test_a_broken_record_keeps_the_last_good_page_and_says_where(serving: Serving,
+                                                                site: Path) -> None:
+    events = serving.events()
+    events.next("hello")
+    path = site / RECORD
+    good = path.read_text()
+    save(path, good.replace("date: 2026-01-10", "date: 2026-13-45"))
+
+    problems = events.next("problems", lambda data: bool(data["problems"]))["problems"]
+    assert {"path": RECORD, "line": 4, "level": "error",
+            "message": "'date' is not a real date: 2026-13-45"} in problems
+    assert serving.problems() == problems
+    page = serving.get(PAGE)
+    assert page.status == 200 and "Write every record in Markdown." in page.text
+    serving.wait_for("the error in the terminal",
+                     lambda: any(f"{RECORD}:4: error:" in line for line in serving.stderr))
+
+    save(path, good.replace("Write every record in Markdown.", "Fixed."))
+    events.next("problems", lambda data: data["problems"] == [])
+    serving.wait_for("the fix on the page", lambda: "Fixed." in serving.get(PAGE).text)
+    assert serving.problems() == []
+
+
+def test_a_reference_to_a_missing_record_is_an_error_too(serving: Serving, site: Path) -> None:
+    path = site / RECORD
+    good = path.read_text()
+    save(path, good.replace("tags: [docs]", "tags: [docs]\nrelated: [demo/adr/0009]")
+         .replace("Write every record in Markdown.", "Not shown."))
+    serving.wait_for("the problem", lambda: serving.problems() != [])
+    assert serving.problems() == [{
+        "path": RECORD, "line": 8, "level": "error",
+        "message": "'related' refers to a missing record: demo/adr/0009"}]
+    assert "Not shown." not in serving.get(PAGE).text
+
+    save(path, good)
+    serving.wait_for("the problem cleared", lambda: serving.problems() == [])
+
+
+def test_a_new_record_gets_a_page_and_a_removed_one_loses_it(serving: Serving,
+                                                             site: Path) -> None:
+    new = site / "content/demo/adr/0003-review-records-yearly.md"
+    page = "/demo/adr/0003-review-records-yearly/"
+    assert serving.get(page).status == 404
+    save(new, "---\ntitle: Review records yearly\nstatus: proposed\ndate: 2026-03-01\n"
+              "description: Every record is read again once a year.\n---\n\nOnce a year.\n")
+    serving.wait_for("the new page", lambda: serving.get(page).status == 200)
+    assert "Review records yearly" in serving.get("/").text
+
+    new.unlink()
+    serving.wait_for("the page gone", lambda: serving.get(page).status == 404)
