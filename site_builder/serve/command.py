@@ -18,7 +18,7 @@ from types import FrameType
 
 from site_builder.build.command import ProgressLine
 from site_builder.serve.events import Broadcaster
-from site_builder.serve.preview import Preview
+from site_builder.serve.preview import Preview, say
 from site_builder.serve.server import PreviewServer
 from site_builder.serve.store import SiteStore
 from site_builder.serve.watcher import ChangeKind, Layout, Watcher
@@ -89,7 +89,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     watcher: Watcher | None = None
     serving = False
     try:
-        print(f"site-builder serve: building {root}", file=sys.stderr, flush=True)
+        say(f"site-builder serve: building {root}", sys.stderr)
         progress = ProgressLine(sys.stderr)
         built = preview.start(progress)
         progress.clear()
@@ -99,12 +99,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         serving = True
         url = address(args.host, server.port, preview.base)
         if args.host not in LOOPBACK:
-            print(f"site-builder serve: listening on {args.host}: anyone who can reach this "
-                  "machine can read the preview", file=sys.stderr)
-        print(f"Serving {config.title} at {url} (Ctrl-C to stop)", flush=True)
+            say(f"site-builder serve: listening on {args.host}: anyone who can reach this "
+                "machine can read the preview", sys.stderr)
+        say(f"Serving {config.title} at {url} (Ctrl-C to stop)", sys.stdout)
         if not built:
-            print("site-builder serve: nothing to show until the errors above are fixed",
-                  file=sys.stderr, flush=True)
+            say("site-builder serve: nothing to show until the errors above are fixed",
+                sys.stderr)
         if args.open:
             webbrowser.open(url)
         _loop(preview, watcher, server)
@@ -119,7 +119,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             server.shutdown()
         server.server_close()
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    print("site-builder serve: stopped", file=sys.stderr)
+    say("site-builder serve: stopped", sys.stderr)
     return OK
 
 

@@ -266,7 +266,7 @@ class Preview:
             return
         self.shown = problems
         for finding in problems:
-            print(finding.format(self.root), file=self.log)
+            say(finding.format(self.root), self.log)
         if problems:
             self._say(f"{len(problems)} error(s): showing the last good build until they "
                       "are fixed")
@@ -285,7 +285,13 @@ class Preview:
         return out
 
     def _say(self, message: str) -> None:
-        print(f"site-builder serve: {message}", file=self.log, flush=True)
+        say(f"site-builder serve: {message}", self.log)
+
+
+def say(line: str, stream: TextIO) -> None:
+    """Print one whole line: a single write, so that Ctrl-C cannot cut it in two."""
+    stream.write(f"{line}\n")
+    stream.flush()
 
 
 def _until(interrupted: Callable[[], bool], chunks: Iterable[bytes]) -> Iterator[bytes]:
