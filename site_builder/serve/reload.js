@@ -5,11 +5,13 @@
 // allows no inline style attributes.
 (() => {
   "use strict";
-  const script = document.currentScript;
-  const events = new URL("events", script.src);
+  const script = new URL(document.currentScript.src);
+  const events = new URL("events", script);
   const OVERLAY = "site-builder-problems";
   let session = null;
-  let build = null;
+  // The build this page was served from: a stream that opens after a rebuild must still
+  // reload a page that the rebuild changed.
+  let build = Number(script.searchParams.get("build"));
 
   function here() {
     let path = location.pathname;
@@ -65,8 +67,8 @@
     const source = new EventSource(events);
     source.addEventListener("hello", (event) => {
       const state = JSON.parse(event.data);
-      // Reconnected to a server that rebuilt (or restarted) meanwhile: what we show is old.
-      if (session !== null && (state.session !== session || state.build !== build)) {
+      // Connected to a server that rebuilt (or restarted) since this page was served.
+      if (state.build !== build || (session !== null && state.session !== session)) {
         location.reload();
         return;
       }

@@ -196,8 +196,11 @@ class PreviewHandler(BaseHTTPRequestHandler):
         return any(part.split(";")[0].strip().lower() == "gzip" for part in accepted.split(","))
 
     def _with_script(self, page: bytes) -> bytes:
-        """`page` with the live-reload script added (before `</head>`, else at the end)."""
-        src = html.escape(f"{self.server.base}{RESERVED}/reload.js", quote=True)
+        """`page` with the live-reload script added (before `</head>`, else at the end). The
+        script is told the build the page comes from, so that a page whose event stream
+        opens only after a rebuild still knows it is out of date."""
+        build = self.server.events.state()[1]["build"]
+        src = html.escape(f"{self.server.base}{RESERVED}/reload.js?build={build}", quote=True)
         tag = f'<script src="{src}" defer></script>\n'.encode()
         at = page.lower().find(b"</head>")
         return page[:at] + tag + page[at:] if at >= 0 else page + tag

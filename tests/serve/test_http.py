@@ -15,7 +15,7 @@ from tests.conftest import run_cli
 from tests.serve.conftest import FIXTURES, Serving
 
 PAGE = "/demo/adr/0001-write-records-in-markdown/"
-SCRIPT = '<script src="/__site-builder__/reload.js" defer></script>'
+SCRIPT = '<script src="/__site-builder__/reload.js?build='
 
 
 @pytest.fixture(scope="module")
@@ -150,7 +150,7 @@ def test_the_site_is_served_under_its_base(tmp_path: Path) -> None:
         assert server.get("/demo/adr/0001-write-records-in-markdown/").status == 404
         page = server.get("/decisions/demo/adr/0001-write-records-in-markdown/")
         assert page.status == 200
-        assert '<script src="/decisions/__site-builder__/reload.js" defer>' in page.text
+        assert '<script src="/decisions/__site-builder__/reload.js?build=' in page.text
         assert server.get("/decisions/__site-builder__/problems.json").status == 200
     finally:
         assert server.stop() == 0
