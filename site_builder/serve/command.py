@@ -86,15 +86,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     server = bind(args.host, args.port, config.base, events, store)
     signal.signal(signal.SIGTERM, _stop)
     preview = Preview(root, store, events)
-    watcher: Watcher | None = None
+    # Watching starts before the first build, so that a save made while it runs is seen.
+    watcher = Watcher(Layout.of(config, preview.cache.failed_sources))
+    watcher.start()
     serving = False
     try:
         say(f"site-builder serve: building {root}", sys.stderr)
         progress = ProgressLine(sys.stderr)
         built = preview.start(progress)
         progress.clear()
-        watcher = Watcher(preview.layout or Layout.of(config))
-        watcher.start()
         threading.Thread(target=server.serve_forever, name="serve-http", daemon=True).start()
         serving = True
         url = address(args.host, server.port, preview.base)
@@ -112,8 +112,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         pass
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut cleanup
-        if watcher is not None:
-            watcher.stop()
+        watcher.stop()
         events.close()
         if serving:
             server.shutdown()
@@ -130,7 +129,7 @@ def _loop(preview: Preview, watcher: Watcher, server: PreviewServer) -> None:
         changes = watcher.next_batch(None if idle else 0)
         if changes:
             preview.update(changes)
-            if ChangeKind.CONFIG in changes.values():  # content roots and base may move
+            if max(changes.values()) > ChangeKind.RECORD:  # folders and base may have moved
                 layout = preview.layout
                 if layout is not None:
                     watcher.watch(layout)

@@ -107,6 +107,7 @@ class Watcher(FileSystemEventHandler):
         self._changed = threading.Condition()
         self._changes: Changes = {}
         self._last_event = 0.0
+        self._watching: list[tuple[Path, bool]] = []
 
     def start(self) -> None:
         self._schedule()
@@ -117,14 +118,16 @@ class Watcher(FileSystemEventHandler):
         self._observer.join(timeout=5)
 
     def watch(self, layout: Layout) -> None:
-        """Watch the folders of `layout` from now on (site.yml changed its content roots)."""
-        if layout != self.layout:
+        """Watch the folders of `layout` from now on: site.yml may have moved the content
+        roots, and a folder to watch may have been created or removed."""
+        if layout != self.layout or layout.watches() != self._watching:
             self.layout = layout
             self._observer.unschedule_all()
             self._schedule()
 
     def _schedule(self) -> None:
-        for folder, recursive in self.layout.watches():
+        self._watching = self.layout.watches()
+        for folder, recursive in self._watching:
             self._observer.schedule(self, str(folder), recursive=recursive)
 
     def on_any_event(self, event: FileSystemEvent) -> None:
