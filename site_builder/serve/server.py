@@ -25,7 +25,7 @@ import sys
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from site_builder.serve.events import Broadcaster, Message
 from site_builder.serve.store import SiteStore, Stored
@@ -109,6 +109,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
     server: PreviewServer
     protocol_version = "HTTP/1.1"
     server_version = "site-builder-serve"
+    send_body = True  # False for HEAD
 
     def do_GET(self) -> None:
         self._answer(send_body=True)
@@ -123,8 +124,9 @@ class PreviewHandler(BaseHTTPRequestHandler):
 
     def _answer(self, send_body: bool) -> None:
         self.send_body = send_body
-        split = urlsplit(self.path)
-        path = unquote(split.path, errors="replace")
+        # The request target as sent: a path and a query (never a host: `//x` is a path).
+        raw, _, query = self.path.split("#", 1)[0].partition("?")
+        path = unquote(raw, errors="replace")
         base = self.server.base
         if not path.startswith("/") or "\0" in path or "\\" in path:
             return self._not_found()
@@ -141,8 +143,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
         if rel == "" or rel.endswith("/"):
             rel += "index.html"
         elif self.server.store.is_folder(rel):
-            query = f"?{split.query}" if split.query else ""
-            return self._redirect(f"{split.path}/{query}")
+            return self._redirect(f"{raw}/" + (f"?{query}" if query else ""))
         stored = self.server.store.get(rel)
         if stored is None:
             return self._not_found()
