@@ -13,6 +13,7 @@ import errno
 import signal
 import sys
 import threading
+import time
 import webbrowser
 from types import FrameType
 
@@ -24,6 +25,9 @@ from site_builder.serve.store import SiteStore
 from site_builder.serve.watcher import ChangeKind, Layout, Watcher
 
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
+# Listings and agent files are written again once no change came for this long: an author
+# saving again and again sees each save on its page first, and the rest when they pause.
+QUIET = 1.0
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
@@ -123,10 +127,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _loop(preview: Preview, watcher: Watcher, server: PreviewServer) -> None:
-    """Rebuild on every settled batch of changes; write stale files in between."""
-    idle = True
+    """Rebuild on every settled batch of changes; once none came for QUIET seconds, write
+    the stale files (listings and agent files), stopping as soon as a change comes."""
+    last_change = time.monotonic()
     while True:
-        changes = watcher.next_batch(None if idle else 0)
+        wait = max(0.0, last_change + QUIET - time.monotonic()) if preview.stale else None
+        changes = watcher.next_batch(wait)
         if changes:
             preview.update(changes)
             if max(changes.values()) > ChangeKind.RECORD:  # folders and base may have moved
@@ -134,4 +140,6 @@ def _loop(preview: Preview, watcher: Watcher, server: PreviewServer) -> None:
                 if layout is not None:
                     watcher.watch(layout)
                 server.base = preview.base
-        idle = preview.catch_up(watcher.pending)
+            last_change = time.monotonic()
+        elif preview.stale and time.monotonic() >= last_change + QUIET:
+            preview.catch_up(watcher.pending)

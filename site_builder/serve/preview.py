@@ -7,8 +7,9 @@ The rebuild loop (one thread, the only writer) hands each settled batch of chang
 - records edited (the same records as before, only what they say changed) → in two steps.
   First the edited records' pages and `.md` copies, at once, and the open pages showing them
   reload. The other files the edit touches (see `affected`) are marked stale and written
-  again by `catch_up` while nothing else happens; a new change interrupts it between two
-  files, and the stale files are then written from the newest archive;
+  again by `catch_up`, which the loop calls once the author pauses; a new change interrupts
+  it between two files (or within a streamed one), and the stale files are then written
+  from the newest archive;
 - anything else under a content root (a record added or removed, `_project.yml`, a linked
   file) → everything, which the loader's and the body cache make cheap.
 
@@ -80,6 +81,11 @@ class Preview:
     def base(self) -> str:
         """The `base` the site is served at, per the last archive read with a config."""
         return self.cache.last[1].config.base if self.cache.last else "/"
+
+    @property
+    def stale(self) -> bool:
+        """True while files an edit touched wait to be written again (`catch_up`)."""
+        return self.built is not None and bool(self.built.stale)
 
     @property
     def layout(self) -> Layout | None:
