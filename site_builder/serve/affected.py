@@ -75,6 +75,9 @@ def listings(record: Record) -> list[str]:
 def mentions(archive: Archive, record: Record) -> set[str]:
     """Ids of the records `record`'s page and copy show: references, and its supersede
     chain."""
+    if not (record.related or record.supersedes or record.superseded_by
+            or record.id in archive.superseded_by):
+        return set()  # most records: nothing to resolve
     out = {r.id for r in archive.chain(record)}
     for reference in (*record.related, *record.supersedes, record.superseded_by):
         if reference:
