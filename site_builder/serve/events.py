@@ -46,7 +46,10 @@ class Broadcaster:
     # ---- the rebuild loop's side ------------------------------------------------------------
 
     def reload(self, paths: list[str] | None) -> None:
-        """Tell pages to reload: those at the URL `paths`, or every page when None."""
+        """Tell pages to reload: those at the URL `paths`, or every page when None (an
+        empty list tells nobody anything)."""
+        if paths is not None and not paths:
+            return
         with self._ready:
             self._build += 1
             data: dict[str, Any] = {"build": self._build}
