@@ -235,3 +235,12 @@ def test_a_progress_callback_hears_the_stages(site_root: Path) -> None:
     heard: list[str] = []
     build_site(site_root, jobs=1, progress=lambda stage, done, total: heard.append(stage))
     assert heard[0] == "loading"
+
+
+def test_an_edit_in_a_path_source_builds_again(example_root: Path) -> None:
+    build_site(example_root, jobs=1)
+    assert build_site(example_root, jobs=1).up_to_date
+    record = next((example_root / "shared-decisions").rglob("0001-*.md"))
+    record.write_text(record.read_text() + "\nEdited in the source.\n")
+    again = build_site(example_root, jobs=1)
+    assert (again.up_to_date, again.rendered) == (False, 1)
