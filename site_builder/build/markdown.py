@@ -147,13 +147,25 @@ def _selector(line: str) -> str:
 # ---- rendering ----------------------------------------------------------------------------
 
 
+@cache
+def _formatter() -> HtmlFormatter:
+    return HtmlFormatter(cssclass=HIGHLIGHT_CLASS, wrapcode=True)
+
+
+def _shared_formatter(**options: Any) -> HtmlFormatter:
+    """The one Pygments formatter every code block uses: codehilite would build a new one
+    per block, which costs more than highlighting a short block (its options never vary)."""
+    return _formatter()
+
+
 def _extensions(link_extension: SourceLinkExtension) -> tuple[list[Any], dict[str, Any]]:
     extensions: list[Any] = [
         "tables", "fenced_code", "codehilite", "toc", "footnotes", "sane_lists",
         "pymdownx.tasklist", "pymdownx.tilde", link_extension,
     ]
     configs = {
-        "codehilite": {"guess_lang": False, "css_class": HIGHLIGHT_CLASS},
+        "codehilite": {"guess_lang": False, "css_class": HIGHLIGHT_CLASS,
+                       "pygments_formatter": _shared_formatter},
         "toc": {"slugify": slugify_unicode, "permalink": False},
         "pymdownx.tasklist": {"custom_checkbox": False},
         # `~5 ms` is prose, not a subscript: only `~~struck~~` is markup.
