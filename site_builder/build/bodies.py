@@ -1,5 +1,8 @@
 """Every record body rendered once: in parallel worker processes, and cached on disk.
 
+Workers receive each body with the little they need to render it (its page, its source path
+and the table of record pages that link rewriting uses), never the loaded archive.
+
 A rendered body is stored under `<root>/.site-builder/cache/bodies/` keyed by what decides its
 HTML: the record's id and body, how each of its links resolves, and an environment hash
 (site-builder and renderer versions, the rendering code, templates, theme and site.yml). A
@@ -11,11 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -25,13 +25,13 @@ from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
 from site_builder.build import links as links_module
 from site_builder.build import markdown as markdown_module
-from site_builder.build.links import SourceLinks
+from site_builder.build.links import Origin, SourceLinks
 from site_builder.build.markdown import BodyRenderer, RenderedBody, TocEntry
+from site_builder.build.parallel import process_map
+from site_builder.build.urls import Urls
 
 CACHE_FORMAT = "1"
 _RENDERER_PACKAGES = ("markdown", "pygments", "pymdown-extensions", "nh3")
-# Below this many bodies, starting worker processes costs more than it saves.
-_PARALLEL_FROM = 32
 
 Progress = Callable[[int, int], None]
 
@@ -178,78 +178,64 @@ class RenderedBodies(Mapping[str, RenderedBody]):
 
 # ---- rendering ------------------------------------------------------------------------------
 
+# (record id, cache key, page, source path, body): everything rendering one body needs.
+Job = tuple[str, str, str, str, str]
+
 
 class _Worker:
-    """What one process needs to render bodies: one renderer, reused for every record."""
+    """Renders jobs with one renderer and stores them in the cache, if there is one."""
 
-    def __init__(self, archive: Archive, cache: BodyCache | None) -> None:
-        self.archive = archive
+    def __init__(self, pages: dict[str, str], cache: BodyCache | None) -> None:
+        self.renderer = BodyRenderer(SourceLinks(pages))
         self.cache = cache
-        self.renderer = BodyRenderer(SourceLinks(archive))
 
-    def run(self, batch: list[tuple[str, str]]) -> list[tuple[str, RenderedBody | None]]:
-        """Render each (record id, cache key); store it, or hand it back without a cache."""
-        out: list[tuple[str, RenderedBody | None]] = []
-        for record_id, key in batch:
-            record = self.archive.by_id[record_id]
-            body = self.renderer.render(record, self.archive.body(record))
-            if self.cache is not None:
-                self.cache.store(key, body)
-                out.append((record_id, None))
-            else:
-                out.append((record_id, body))
-        return out
+    def __call__(self, job: Job) -> tuple[str, RenderedBody | None]:
+        record_id, key, page, path, body = job
+        rendered = self.renderer.render(Origin(page, Path(path)), body)
+        if self.cache is None:
+            return record_id, rendered
+        self.cache.store(key, rendered)
+        return record_id, None
 
 
-# The worker of this process, set once by the pool's initializer: each worker process builds
-# its renderer once and inherits the loaded archive instead of loading it again.
+# The worker of this process: set up once per process by `_start`, used for every job.
 _worker: _Worker | None = None
 
 
-def _start_worker(archive: Archive, cache: BodyCache | None) -> None:
+def _start(pages: dict[str, str], cache: BodyCache | None) -> None:
     global _worker
-    _worker = _Worker(archive, cache)
+    _worker = _Worker(pages, cache)
 
 
-def _run_batch(batch: list[tuple[str, str]]) -> list[tuple[str, RenderedBody | None]]:
-    assert _worker is not None, "the pool initializer sets the worker"
-    return _worker.run(batch)
-
-
-def default_jobs() -> int:
-    """Worker processes to use: the CPUs this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
+def _render(job: Job) -> tuple[str, RenderedBody | None]:
+    assert _worker is not None, "process_map runs _start first"
+    return _worker(job)
 
 
 def render_bodies(archive: Archive, cache: BodyCache | None, jobs: int | None = None,
                   progress: Progress | None = None) -> tuple[RenderedBodies, BodyStats]:
-    """Render every body not already in `cache` (all of them without one).
+    """Render every body not already in `cache` (all of them without one), on `jobs`
+    processes (default: one per CPU).
 
     Returns the bodies by record id and how many were rendered or read from the cache.
     """
-    jobs = jobs or default_jobs()
-    resolve = SourceLinks(archive)
+    links = SourceLinks.of(archive)
     keys: dict[str, str] = {}
-    todo: list[tuple[str, str]] = []
+    todo: list[Job] = []
     for record in archive.records:
-        key = (cache.key(record, archive.body(record), resolve.signature(record))
-               if cache else record.id)
+        body = archive.body(record)
+        key = cache.key(record, body, links.signature(record, body)) if cache else record.id
         keys[record.id] = key
         if cache is None or not cache.has(key):
-            todo.append((record.id, key))
+            todo.append((record.id, key, Urls.record_page(record), str(record.path), body))
+    # Longest bodies first, so no worker is left with a long one at the end.
+    todo.sort(key=lambda job: -len(job[4]))
     memory: dict[str, RenderedBody] = {}
-    if jobs > 1 and len(todo) >= _PARALLEL_FROM:
-        results = _in_pool(archive, cache, todo, jobs, progress)
-    else:
-        worker = _Worker(archive, cache)
-        results = (item for start in range(0, len(todo), 64)
-                   for item in worker.run(todo[start:start + 64]))
-    for done, (record_id, body) in enumerate(results, start=1):
-        if body is not None:
-            memory[record_id] = body
+    pages = {str(r.path): Urls.record_page(r) for r in archive.records}
+    results = process_map(_render, todo, jobs, initializer=_start, initargs=(pages, cache))
+    for done, (record_id, rendered) in enumerate(results, start=1):
+        if rendered is not None:
+            memory[record_id] = rendered
         if progress and done % 64 == 0:
             progress(done, len(todo))
     stats = BodyStats(rendered=len(todo), cached=len(keys) - len(todo))
@@ -267,34 +253,20 @@ def update_bodies(archive: Archive, bodies: RenderedBodies,
     Returns a new mapping; `bodies` itself is not changed.
     """
     cache = bodies._cache
-    resolve = SourceLinks(archive)
+    links = SourceLinks.of(archive)
     keys = dict(bodies._keys)
     memory = dict(bodies._memory)
     renderer: BodyRenderer | None = None
     for record_id in record_ids:
         record = archive.by_id[record_id]
-        text = archive.body(record)
-        key = cache.key(record, text, resolve.signature(record)) if cache else record_id
-        body = cache.load(key) if cache is not None else None
-        if body is None:
-            renderer = renderer or BodyRenderer(resolve)
-            body = renderer.render(record, text)
+        body = archive.body(record)
+        key = cache.key(record, body, links.signature(record, body)) if cache else record_id
+        rendered = cache.load(key) if cache is not None else None
+        if rendered is None:
+            renderer = renderer or BodyRenderer(links)
+            rendered = renderer.render(Origin.of(record), body)
             if cache is not None:
-                cache.store(key, body)
+                cache.store(key, rendered)
         keys[record_id] = key
-        memory[record_id] = body
+        memory[record_id] = rendered
     return RenderedBodies(keys, cache, memory)
-
-
-def _in_pool(archive: Archive, cache: BodyCache | None, todo: list[tuple[str, str]], jobs: int,
-             progress: Progress | None) -> Iterator[tuple[str, RenderedBody | None]]:
-    # Longest bodies first, in batches small enough to keep every worker busy to the end.
-    todo = sorted(todo, key=lambda item: -len(archive.body(archive.by_id[item[0]])))
-    size = max(1, min(64, math.ceil(len(todo) / (jobs * 8))))
-    batches = [todo[start:start + size] for start in range(0, len(todo), size)]
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker,
-                             initargs=(archive, cache)) as pool:
-        for batch in pool.map(_run_batch, batches):
-            yield from batch

@@ -5,8 +5,9 @@ every input (site.yml, every file under the content folder, templates, theme, th
 site-builder code, versions and `SOURCE_DATE_EPOCH`) and of the output folder as written,
 each as (path, size, mtime_ns) — the same trade-off as the loader cache (build/adr/0010). The
 next build compares both; if nothing moved, the output is already what it would write.
-Archives with `sources` are always built: a remote branch can move without any local file
-changing.
+Sources count as inputs: a `path:` source's folder, and a `repo:` source's cached checkout
+with its commit (which only `sources update` moves). A `repo:` source not cloned yet makes
+the inputs unknown, so that build runs and clones it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 import site_builder
 from site_builder.build.bodies import builtin_folder
 from site_builder.config import SiteConfig
+from site_builder.sources import checkouts
 
 STAMP_FILE = "build.json"
 _PACKAGES = ("jinja2", "markdown", "pygments", "pymdown-extensions", "nh3", "pyyaml")
@@ -42,8 +44,9 @@ def _walk(digest: Any, folder: Path) -> None:
         digest.update(f"missing:{folder}\0".encode())
         return
     for current, folders, files in os.walk(folder):
-        # Bytecode caches are written while a build runs; they are not inputs.
-        folders[:] = sorted(f for f in folders if f != "__pycache__")
+        # Bytecode caches are written while a build runs, and .git changes on every fetch;
+        # neither is an input.
+        folders[:] = sorted(f for f in folders if f not in ("__pycache__", ".git"))
         digest.update(f"d:{os.path.relpath(current, folder)}\0".encode())
         for name in sorted(files):
             stat = os.stat(os.path.join(current, name))
@@ -52,9 +55,7 @@ def _walk(digest: Any, folder: Path) -> None:
 
 def input_fingerprint(config: SiteConfig, output: Path) -> str | None:
     """A digest of everything a build of `config` into `output` reads; None when the inputs
-    cannot be fingerprinted from local files (the archive has `sources`)."""
-    if config.sources:
-        return None
+    are not all on disk yet (a `repo:` source still to be cloned)."""
     digest = hashlib.sha256()
     versions = [f"{name}={_version(name)}" for name in _PACKAGES]
     digest.update("\0".join([site_builder.__version__, sys.version, *versions,
@@ -65,6 +66,15 @@ def input_fingerprint(config: SiteConfig, output: Path) -> str | None:
                    builtin_folder("templates"), builtin_folder("theme"),
                    Path(site_builder.__file__).resolve().parent):
         _walk(digest, folder)
+    for spec in config.sources:
+        if spec.repo is None:
+            _walk(digest, Path(os.path.normpath(config.root / (spec.path or ""))))
+            continue
+        checkout = checkouts.cached(config, spec)
+        if checkout is None:
+            return None
+        digest.update(f"{spec.repo}\0{spec.ref}\0{checkout.commit}\0".encode())
+        _walk(digest, checkout.folder / spec.dir if spec.dir else checkout.folder)
     return digest.hexdigest()
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.build import artifacts
+from site_builder.build import artifacts, parallel
 from site_builder.build.site import BuildRefused, BuildResult, UnsafeOutput, build_site
 from tests.conftest import run_cli
 
@@ -216,7 +216,9 @@ def test_the_render_cache_drops_entries_no_build_needs(built: tuple[Path, BuildR
     assert len(list(cache.rglob("*.json"))) == result.records == 4
 
 
-def test_worker_processes_build_the_same_site(example_root: Path, tmp_path: Path) -> None:
+def test_worker_processes_build_the_same_site(example_root: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 4)
     alone = build_site(example_root, output=tmp_path / "alone", jobs=1, cache=False)
     pooled = build_site(example_root, output=tmp_path / "pooled", jobs=2)
     assert pooled.rendered == alone.rendered == alone.records > 16
@@ -235,3 +237,12 @@ def test_a_progress_callback_hears_the_stages(site_root: Path) -> None:
     heard: list[str] = []
     build_site(site_root, jobs=1, progress=lambda stage, done, total: heard.append(stage))
     assert heard[0] == "loading"
+
+
+def test_an_edit_in_a_path_source_builds_again(example_root: Path) -> None:
+    build_site(example_root, jobs=1)
+    assert build_site(example_root, jobs=1).up_to_date
+    record = next((example_root / "shared-decisions").rglob("0001-*.md"))
+    record.write_text(record.read_text() + "\nEdited in the source.\n")
+    again = build_site(example_root, jobs=1)
+    assert (again.up_to_date, again.rendered) == (False, 1)
