@@ -85,6 +85,16 @@ def test_content_types_by_file_name(name: str, kind: str) -> None:
     assert content_type(name) == kind
 
 
+def test_a_symlink_to_outside_the_site_leads_nowhere(server: Serving, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("a secret")
+    (server.root / "content/demo/adr/leak").symlink_to(outside)
+    for path in ("/demo/adr/leak/secret.txt", "/content/demo/adr/leak/secret.txt"):
+        answer = server.get(path)
+        assert answer.status == 404 and b"a secret" not in answer.body
+
+
 def test_a_folder_is_never_listed(server: Serving) -> None:
     answer = server.get("/demo/adr/")
     assert answer.status == 404

@@ -89,3 +89,32 @@ def test_a_new_record_gets_a_page_and_a_removed_one_loses_it(serving: Serving,
 
     new.unlink()
     serving.wait_for("the page gone", lambda: serving.get(page).status == 404)
+
+
+def test_records_from_a_path_source_follow_edits_too(site: Path) -> None:
+    shared = site.parent / "shared-decisions" / "platform" / "adr"
+    shared.mkdir(parents=True)
+    record = shared / "0001-pin-python.md"
+    record.write_text("---\ntitle: Pin Python\nstatus: accepted\ndate: 2026-04-01\n"
+                      "description: One Python version everywhere.\n---\n\nPython 3.11.\n")
+    config = site / "site.yml"
+    config.write_text(config.read_text() + "sources:\n  - path: ../shared-decisions\n")
+    server = Serving(site)
+    try:
+        page = "/platform/adr/0001-pin-python/"
+        assert "Python 3.11." in server.get(page).text
+        save(record, record.read_text().replace("Python 3.11.", "Python 3.12."))
+        server.wait_for("the source's edit", lambda: "Python 3.12." in server.get(page).text)
+    finally:
+        assert server.stop() == 0
+
+
+def test_site_yml_and_templates_rebuild_everything(serving: Serving, site: Path) -> None:
+    config = site / "site.yml"
+    save(config, config.read_text().replace("title: Serve fixture", "title: Renamed fixture"))
+    serving.wait_for("the new title", lambda: "Renamed fixture" in serving.get("/").text)
+    override = site / "templates" / "record.html"
+    override.parent.mkdir()
+    save(override, "{# an override of the built-in record page #}\n")
+    serving.wait_for("a rebuild for the template", lambda: any(
+        "rebuilt everything" in line and "templates" in line for line in serving.stderr))
