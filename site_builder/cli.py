@@ -18,6 +18,7 @@ from site_builder.archive.findings import Finding, as_json, github_annotation, h
 from site_builder.archive.loader import load_archive
 from site_builder.authoring import NewRecordError, new_record
 from site_builder.config import CONFIG_FILE, SiteConfig, load_config
+from site_builder.mcp import command as mcp_command
 from site_builder.scaffold import ScaffoldError, init_archive
 
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
@@ -222,7 +223,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # Commands that live in their own modules add themselves here (build, serve, mcp, …).
-EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]] = []
+EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]] = [
+    mcp_command.register,
+]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
