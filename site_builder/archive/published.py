@@ -20,7 +20,8 @@ from urllib.parse import unquote, urlsplit
 
 from site_builder.archive.affects import Affects
 from site_builder.archive.archive import Archive, Project
-from site_builder.archive.records import FILE_NAME, Record, Source
+from site_builder.archive.origins import Source
+from site_builder.archive.records import FILE_NAME, Record
 from site_builder.config import DEFAULT_STATUSES, FieldDef, SiteConfig, Status
 
 
