@@ -245,3 +245,18 @@ def test_project_names_come_from_llms_txt_when_decisions_json_has_none(
     (tmp_path / "llms.txt").write_bytes((root / "_site" / "llms.txt").read_bytes())
     named = ask(remote_server(site), "list_projects")["structuredContent"]
     assert {p["id"]: p["name"] for p in named["projects"]}["agents"] == "Agents"
+
+
+def test_search_and_show_read_a_published_site_with_url(example_published):
+    from tests.conftest import run_cli
+
+    root, site = example_published
+    remote = run_cli("search", "--url", site.url, "cache", "--current-only", "--json")
+    local = run_cli("search", "--root", str(root), "cache", "--current-only", "--json")
+    assert remote.returncode == 0 and json.loads(remote.stdout) == json.loads(local.stdout)
+    shown = run_cli("show", "--url", site.url, "BUILD-ADR-0008")
+    copy = root / "_site" / "build" / "adr" / "0008-build-beside-the-output-and-swap.md"
+    assert shown.stdout == copy.read_text(encoding="utf-8")
+    down = run_cli("show", "--url", "http://127.0.0.1:9/", "BUILD-ADR-0008")
+    assert down.returncode == 1
+    assert down.stderr.startswith("site-builder: http://127.0.0.1:9/decisions.json could not")
