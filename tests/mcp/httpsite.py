@@ -1,8 +1,9 @@
 """A real HTTP server on 127.0.0.1 serving a built site, as a static host would.
 
 Files get an ETag and a Last-Modified header and a 304 when the client's validators match,
-as nginx or GitHub Pages do. Every request is logged (path, validators sent, status), and a
-test can make any path misbehave: answer 500, never answer, or send too much.
+as nginx or GitHub Pages do. Every request is logged (path, validators sent, status) before
+its answer goes out, so a test that got an answer finds it in the log; and a test can make
+any path misbehave: answer 500, never answer, or send too much.
 """
 
 from __future__ import annotations
@@ -44,9 +45,16 @@ class SiteServer:
             def do_GET(self) -> None:
                 path = unquote(urlsplit(self.path).path)
                 behaviour = site.behaviours.get(path)
-                status = behaviour(self) if behaviour else site.serve_file(self, path)
-                site.hits.append(Hit(path, self.headers.get("If-None-Match"),
-                                     self.headers.get("If-Modified-Since"), status))
+                if behaviour:
+                    behaviour(self)
+                else:
+                    site.serve_file(self, path)
+
+            def send_response(self, code: int, message: str | None = None) -> None:
+                site.hits.append(Hit(unquote(urlsplit(self.path).path),
+                                     self.headers.get("If-None-Match"),
+                                     self.headers.get("If-Modified-Since"), code))
+                super().send_response(code, message)
 
             def log_message(self, format: str, *args: object) -> None:
                 pass
