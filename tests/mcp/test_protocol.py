@@ -156,3 +156,11 @@ def test_no_archive_and_bad_urls_are_usage_errors(tmp_path):
         assert result.stderr.strip() == (
             "site-builder mcp: --url must be the address of a published site")
         assert result.stdout == ""
+
+
+def test_a_line_too_long_to_be_a_message_is_refused_unread(server):
+    server.send(b"[" + b"1," * (9 * 1024 * 1024) + b"1]\n")  # 18 MB
+    answer = server.answer()
+    assert answer["id"] is None and answer["error"]["code"] == -32700
+    assert "longer than 16 MB" in answer["error"]["message"]
+    assert server.request({"jsonrpc": "2.0", "id": 1, "method": "ping"})["result"] == {}
