@@ -209,3 +209,28 @@ def test_search_and_show_json_print_exactly_the_tools_object(client: Session):
     shown = run_cli("show", "--root", str(EXAMPLE_SITE), "BUILD-ADR-0004", "--json")
     assert json.loads(shown.stdout) == client.answer("get_record", id="BUILD-ADR-0004")
     assert Path(EXAMPLE_SITE / "site.yml").is_file()
+
+
+def test_the_sdks_auto_client_probes_then_falls_back_at_once():
+    """mcp.Client (mode "auto") sends server/discover first and waits up to 10 s for an
+    answer; the server's immediate -32601 sends it straight to the initialize handshake."""
+    import time
+
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    from tests.mcp.client import SERVER, _environment
+
+    async def connect() -> tuple[float, dict]:
+        started = time.monotonic()
+        params = StdioServerParameters(command=SERVER[0],
+                                       args=[*SERVER[1:], "--root", str(EXAMPLE_SITE)],
+                                       env=_environment())
+        async with Client(params) as client:
+            connected = time.monotonic() - started
+            result = await client.call_tool("list_tags", {"limit": 1})
+            return connected, result.structured_content
+
+    connected, answer = anyio.run(connect)
+    assert answer["tags"][0]["count"] >= 1
+    assert connected < 10  # the probe did not run into its 10 s timeout
