@@ -31,9 +31,17 @@ class ContentRoot:
 
 @dataclass(slots=True)
 class _Parsed:
-    stamp: tuple[int, int, Any]
+    """One file's parse: valid while its (size, mtime) and what parsing depended on hold."""
+
+    stamp: tuple[int, int]
+    context: Any
     record: Record | None
     findings: list[Finding]
+
+    @property
+    def draft(self) -> bool:
+        """Drafts parse to no record and no findings: they are never built."""
+        return self.record is None and not self.findings
 
 
 @dataclass(slots=True)
@@ -44,8 +52,7 @@ class LoaderCache:
     """
 
     files: dict[Path, _Parsed] = field(default_factory=dict)
-    projects: dict[Path, tuple[tuple[int, int], Project, list[Finding]]] = field(
-        default_factory=dict)
+    projects: dict[Path, tuple[Any, Project, list[Finding]]] = field(default_factory=dict)
     last: tuple[Any, Archive] | None = None
 
 
@@ -53,14 +60,16 @@ def _stamp(stat: os.stat_result) -> tuple[int, int]:
     return stat.st_size, stat.st_mtime_ns
 
 
-def _load_project(path: Path, folder: Path, cache: LoaderCache) -> tuple[Project, list[Finding]]:
+def _load_project(path: Path, folder: Path, config: SiteConfig,
+                  cache: LoaderCache) -> tuple[Project, list[Finding]]:
+    """The project of `folder`, from its `_project.yml` when there is one."""
     project_id = folder.name
     try:
         stamp = _stamp(path.stat())
     except FileNotFoundError:
         return Project(id=project_id, name=project_id, path=folder), []
     cached = cache.projects.get(path)
-    if cached and cached[0] == stamp:
+    if cached and cached[0] == (stamp, config.fields):
         return cached[1], cached[2]
     data, checker = read_yaml_mapping(path)
     checker.unknown_keys(data, _PROJECT_KEYS, PROJECT_FILE)
@@ -85,9 +94,9 @@ def _load_project(path: Path, folder: Path, cache: LoaderCache) -> tuple[Project
     project = Project(
         id=project_id, name=name, description=description,
         owners=tuple(str(o) for o in owners), order=order,
-        fields=parse_fields(data.get("fields"), checker), path=folder,
+        fields=parse_fields(data.get("fields"), checker, inherited=config.fields), path=folder,
     )
-    cache.projects[path] = (stamp, project, checker.findings)
+    cache.projects[path] = ((stamp, config.fields), project, checker.findings)
     return project, checker.findings
 
 
@@ -174,7 +183,8 @@ def load_archive(
                     f"({owners[project_id].path / project_id}) and by {content.label} ({folder})")))
                 continue
             owners[project_id] = content
-            project, project_findings = _load_project(folder / PROJECT_FILE, folder, cache)
+            project, project_findings = _load_project(folder / PROJECT_FILE, folder, config,
+                                                      cache)
             projects[project_id] = project
             findings.extend(project_findings)
             fingerprint.append(project)
@@ -200,7 +210,9 @@ def load_archive(
 def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_name: str,
                  entries: list[os.DirEntry[str]], fields: tuple, cache: LoaderCache,
                  findings: list[Finding], fingerprint: list[Any]) -> list[Record]:
+    """The records of one `<project>/<type>/` folder, parsing only files that changed."""
     statuses = frozenset(s.name for s in config.statuses)
+    context = (fields, statuses, content.source)
     numbers: dict[int, list[Path]] = {}
     records: list[Record] = []
     for entry in entries:
@@ -211,22 +223,21 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
                 f"'{entry.name}' is not named NNNN-slug.md, so it is not built "
                 "(rename it, e.g. 0001-my-decision.md)")))
             continue
-        numbers.setdefault(int(match.group(1)), []).append(path)
-        stamp = (*_stamp(entry.stat()), fields)
+        stat = entry.stat()
+        stamp = (stat.st_size, stat.st_mtime_ns)
         parsed = cache.files.get(path)
-        if parsed is None or parsed.stamp != stamp:
-            rel = _relative(path, config.root)
+        if parsed is None or parsed.stamp != stamp or parsed.context != context:
             ctx = RecordContext(project=project, type=type_name, file_name=entry.name,
-                                path=path, rel_path=rel, fields=fields, statuses=statuses,
-                                source=content.source)
-            text = path.read_text(encoding="utf-8")
-            record, problems = parse_record(text, ctx)
-            parsed = _Parsed(stamp, record, problems)
+                                path=path, rel_path=_relative(entry.path, config.root),
+                                fields=fields, statuses=statuses, source=content.source)
+            parsed = _Parsed(stamp, context, *_parse_file(path, ctx))
             cache.files[path] = parsed
-        fingerprint.append((path, parsed.stamp[:2]))
+        fingerprint.append((path, stamp))
         findings.extend(parsed.findings)
         if parsed.record is not None:
             records.append(parsed.record)
+        if not parsed.draft:
+            numbers.setdefault(int(match.group(1)), []).append(path)
     for number, paths in numbers.items():
         if len(paths) > 1:
             names = ", ".join(p.name for p in paths)
@@ -237,11 +248,21 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
     return records
 
 
-def _relative(path: Path, root: Path) -> str:
+def _parse_file(path: Path, ctx: RecordContext) -> tuple[Record | None, list[Finding]]:
     try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return path.as_posix()
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except UnicodeDecodeError as exc:
+        return None, [Finding(path, 1, "error", f"not UTF-8 text ({exc.reason})")]
+    return parse_record(text, ctx)
+
+
+def _relative(path: str, root: Path) -> str:
+    """`path` relative to the archive root, in POSIX form (absolute when outside it)."""
+    prefix = f"{root}{os.sep}"
+    if path.startswith(prefix):
+        return path[len(prefix):].replace(os.sep, "/")
+    return Path(path).as_posix()
 
 
 def _placeholder(root: Path) -> SiteConfig:
