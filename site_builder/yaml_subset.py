@@ -3,12 +3,13 @@
 Building PyYAML's node graph costs more than everything else in loading an archive (about
 0.2 ms for a 20-key front matter, even with the C parser), and front matter nearly always has
 one shape: a block mapping of simple keys whose values are plain or quoted one-line scalars,
-one-line `[a, b]` lists, block lists of scalars, or one level of nested mapping
-(`review:` / `  every: 1 year`). `parse` reads exactly that shape and gives up (returns None) on
-anything else, so that PyYAML decides: anchors, tags, block scalars, multi-line scalars, escapes,
-tabs, unusual keys, deeper nesting. Plain scalars are resolved and built by the caller's
-`plain` function (PyYAML's own resolver and constructors), so the values, and the key lines,
-are those PyYAML gives; tests/test_yaml_subset.py checks that with generated documents.
+one-line `[a, b]` lists and `{k: v}` mappings of scalars, block lists of scalars, or one level
+of nested mapping (`review:` / `  every: 1 year`). `parse` reads exactly that shape and gives
+up (returns None) on anything else, so that PyYAML decides: anchors, tags, block scalars,
+multi-line scalars, escapes, tabs, unusual keys, deeper nesting. Plain scalars are resolved
+and built by the caller's `plain` function (PyYAML's own resolver and constructors), so the
+values, and the key lines, are those PyYAML gives; tests/test_yaml_subset.py checks that with
+generated documents.
 """
 
 from __future__ import annotations
@@ -129,14 +130,14 @@ def _mapping(block: list[tuple[int, Row]], parent: str, plain: Plain,
 
 
 def _inline(text: str, path: str, line: int, plain: Plain, lines: dict[str, int]) -> Any:
-    """A value written on one line: a quoted or plain scalar, or a `[…]` list."""
+    """A value written on `line`: a quoted or plain scalar, a `[…]` list or a `{…}` mapping."""
     first = text[0]
-    if first == "[":
-        items, end = _flow(text, plain)
+    if first == "[" or first == "{":
+        value, end = _flow(text, plain)
         _only_comment(text[end:])
-        for index in range(len(items)):
-            lines[f"{path}.{index}"] = line
-        return items
+        for key in (value if first == "{" else range(len(value))):
+            lines[f"{path}.{key}"] = line
+        return value
     if first == '"' or first == "'":
         if text[-1] == first and text.count(first) == 2 and "\\" not in text:
             return text[1:-1]  # the common case, `"a title"`, in one step
@@ -146,29 +147,42 @@ def _inline(text: str, path: str, line: int, plain: Plain, lines: dict[str, int]
     return plain(_plain_block(text))
 
 
-def _flow(text: str, plain: Plain) -> tuple[list[Any], int]:
-    """A one-line flow sequence of scalars; returns it and the index after its `]`."""
+_FLOW_KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]*): +")
+
+
+def _flow(text: str, plain: Plain) -> tuple[Any, int]:
+    """A one-line `[…]` of scalars or `{key: scalar, …}`; returns it and the index after it."""
+    mapping = text[0] == "{"
+    close = "}" if mapping else "]"
     items: list[Any] = []
+    keys: list[str] = []
     at = 1
     while True:
         at = _skip_spaces(text, at)
         if at >= len(text):
             raise Unsupported  # continues on the next line
-        if text[at] == "]":
-            return items, at + 1
+        if text[at] == close:
+            end = at + 1
+            return (dict(zip(keys, items, strict=True)) if mapping else items), end
+        if mapping:
+            key = _FLOW_KEY.match(text, at)
+            if key is None:
+                raise Unsupported
+            keys.append(_key(key.group(1), plain))
+            at = key.end()
         if text[at] in "\"'":
             value, at = _quoted(text, at)
             items.append(value)
         else:
             end = at
-            while end < len(text) and text[end] not in ",]":
+            while end < len(text) and text[end] != "," and text[end] != close:
                 end += 1
             items.append(plain(_plain_flow(text[at:end])))
             at = end
         at = _skip_spaces(text, at)
         if at < len(text) and text[at] == ",":
             at += 1
-        elif at >= len(text) or text[at] != "]":
+        elif at >= len(text) or text[at] != close:
             raise Unsupported
 
 

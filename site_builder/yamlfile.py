@@ -104,10 +104,7 @@ def parse_with_lines(text: str) -> tuple[Any, KeyLines]:
         node = loader.get_single_node()
         value = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else 1
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise YamlError(f"invalid YAML: {problem}", line) from None
+        raise _error(exc, text) from None
     except yaml.YAMLError as exc:
         raise YamlError(f"invalid YAML: {exc}", 1) from None
     finally:
@@ -116,6 +113,22 @@ def parse_with_lines(text: str) -> tuple[Any, KeyLines]:
     if node is not None:
         _locate(node, "", lines)
     return value, lines
+
+
+def _error(exc: yaml.MarkedYAMLError, text: str) -> YamlError:
+    """A YamlError at the line a person should look at.
+
+    PyYAML marks where it gave up; when that is the end of the text (an unclosed `[` or
+    quote), the place where the unclosed construct began is the useful line.
+    """
+    mark = exc.problem_mark or exc.context_mark
+    last_line = len(text.rstrip("\n").split("\n"))
+    if exc.context_mark is not None and (mark is None or mark.line + 1 > last_line):
+        mark = exc.context_mark
+    problem = exc.problem or exc.context or "not valid YAML"
+    if exc.problem and exc.context:
+        problem = f"{problem} ({exc.context})"
+    return YamlError(f"invalid YAML: {problem}", mark.line + 1 if mark is not None else 1)
 
 
 def _locate(node: yaml.Node, prefix: str, lines: KeyLines) -> None:
