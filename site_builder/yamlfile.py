@@ -118,12 +118,13 @@ def parse_with_lines(text: str) -> tuple[Any, KeyLines]:
 def _error(exc: yaml.MarkedYAMLError, text: str) -> YamlError:
     """A YamlError at the line a person should look at.
 
-    PyYAML marks where it gave up; when that is the end of the text (an unclosed `[` or
-    quote), the place where the unclosed construct began is the useful line.
+    PyYAML marks where it gave up. For an unclosed `[`, `{` or quote, or anything that runs
+    to the end of the text, the line where the construct began is the one to fix.
     """
     mark = exc.problem_mark or exc.context_mark
     last_line = len(text.rstrip("\n").split("\n"))
-    if exc.context_mark is not None and (mark is None or mark.line + 1 > last_line):
+    unclosed = (exc.context or "").startswith(("while parsing a flow", "while scanning a quoted"))
+    if exc.context_mark is not None and (unclosed or mark is None or mark.line + 1 > last_line):
         mark = exc.context_mark
     problem = exc.problem or exc.context or "not valid YAML"
     if exc.problem and exc.context:

@@ -59,6 +59,7 @@ def _lookup_keys(record: Record) -> Iterable[str]:
     yield record.short_id.lower()
     yield f"{record.project}/{record.type}/{int(record.number)}".lower()
     yield record.ref.lower()
+    yield f"{record.project}-{record.type}-{int(record.number)}".lower()
     yield record.slug.lower()
 
 

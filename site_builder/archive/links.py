@@ -19,8 +19,11 @@ _FENCES = {"```": re.compile(r"```+"), "~~~": re.compile(r"~~~+")}
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 # An inline link or image on one line (starting with a literal `[` keeps the scan fast), and a
 # reference definition `[label]: target`.
-_INLINE_LINK = re.compile(r"\[(?:[^\]\\\n]|\\.)*\]\([ \t]*<?([^)\s>]+)>?(?:[ \t]+[\"'(][^)\n]*)?\)")
-_REF_DEF = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)>?(?:[ \t]|$)", re.MULTILINE)
+# The target is group 1 when written in <angle brackets> (which allow spaces), else group 2.
+_INLINE_LINK = re.compile(
+    r"\[(?:[^\]\\\n]|\\.)*\]\([ \t]*(?:<([^>\n]+)>|([^)\s<>]+))(?:[ \t]+[\"'(][^)\n]*)?[ \t]*\)")
+_REF_DEF = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*(?:<([^>\n]+)>|([^\s<>]+))(?:[ \t]|$)",
+                      re.MULTILINE)
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 
 
@@ -57,7 +60,7 @@ def body_links(body: str) -> tuple[BodyLink, ...]:
         text = lines[line - 1]
         if line in fenced or _in_code_span(text, match, body) or _indented_code(lines, line):
             continue
-        found.append(BodyLink(match.group(1), line))
+        found.append(BodyLink(match.group(1) or match.group(2), line))
     return tuple(found)
 
 
