@@ -14,9 +14,10 @@ from site_builder.archive.records import Record
 def cross_check(archive: Archive) -> list[Finding]:
     """Every problem that needs more than one record to see."""
     findings: list[Finding] = []
+    content = _content_folders(archive)
     for record in archive.records:
         findings.extend(_references(archive, record))
-        findings.extend(_links(archive, record))
+        findings.extend(_links(archive, record, content))
         successor = archive.superseded_by.get(record.id)
         if successor and record.status in archive.config.current_statuses:
             findings.append(Finding(
@@ -46,10 +47,15 @@ def _references(archive: Archive, record: Record) -> Iterator[Finding]:
         yield Finding(record.path, record.line_of(place), "error", message)
 
 
-def _links(archive: Archive, record: Record) -> Iterator[Finding]:
+def _content_folders(archive: Archive) -> set[Path]:
+    """The archive's content folder and every folder a source provides projects from."""
+    folders = {archive.config.content_dir}
+    folders.update(p.path.parent for p in archive.projects.values() if p.path is not None)
+    return folders
+
+
+def _links(archive: Archive, record: Record, content: set[Path]) -> Iterator[Finding]:
     """Relative body links to records that do not exist (errors) or to missing files."""
-    # A record lives at <content root>/<project>/<type>/<file>, whichever root provided it.
-    content = record.path.parents[2]
     for link in record.links:
         if not is_local(link.target):
             continue
@@ -57,8 +63,8 @@ def _links(archive: Archive, record: Record) -> Iterator[Finding]:
         if archive.record_at(target) is not None:
             continue
         line = record.body_line + link.line - 1
-        if target.suffix == ".md" and _inside(target, content):
-            why = " (it is a draft, which is never published)" if target.is_file() else ""
+        if target.suffix == ".md" and any(_inside(target, folder) for folder in content):
+            why = " (that file is a draft or not a valid record)" if target.is_file() else ""
             yield Finding(record.path, line, "error",
                           f"link to a missing record: {link.target}{why}")
         elif not target.exists():

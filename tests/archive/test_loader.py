@@ -125,7 +125,7 @@ def test_drafts_are_excluded_from_everything(tmp_path: Path) -> None:
     assert [(f.path.name, f.line, f.message) for f in archive.findings] == [
         ("0001-published.md", 6, "'related' refers to a missing record: p/adr/0002-idea"),
         ("0001-published.md", 8, "link to a missing record: 0002-idea.md "
-                                 "(it is a draft, which is never published)"),
+                                 "(that file is a draft or not a valid record)"),
     ]
 
 
