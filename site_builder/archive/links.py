@@ -13,10 +13,11 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-# Runs of three or more backticks or tildes; `_fenced_lines` keeps those that open a line.
-# (Two patterns with a literal prefix each scan many times faster than one alternation.)
-_FENCES = {"```": re.compile(r"```+"), "~~~": re.compile(r"~~~+")}
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+# A line opening or closing a fence: up to three spaces, then ``` or ~~~ (or more). The `\n`
+# before it gives the pattern a literal to scan for; the first line is tried on its own.
+_FENCE_LINE = re.compile(r"\n[ ]{0,3}(`{3,}|~{3,})")
+_FENCE_FIRST = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
+_BACKTICKS = re.compile(r"`+")
 # An inline link or image on one line (starting with a literal `[` keeps the scan fast), and a
 # reference definition `[label]: target`.
 # The target is group 1 when written in <angle brackets> (which allow spaces), else group 2.
@@ -39,9 +40,9 @@ class BodyLink:
 def body_links(body: str) -> tuple[BodyLink, ...]:
     """Every inline link, image and reference definition outside code blocks and code spans.
 
-    One regular expression finds the candidates in the whole body; only lines that hold one
-    are then looked at. Cached by body: a reloaded archive keeps its unchanged records, and
-    with them the same body strings, whose hash Python keeps, so asking again costs nothing.
+    One regular expression finds the candidates in the whole body; only the lines that hold
+    one are then looked at. Cached by body: a reloaded archive keeps its unchanged records,
+    and with them the same body strings, whose hash Python keeps, so asking again is free.
     """
     if "](" not in body and "]:" not in body:
         return ()
@@ -50,40 +51,80 @@ def body_links(body: str) -> tuple[BodyLink, ...]:
         matches = sorted([*matches, *_REF_DEF.finditer(body)], key=lambda m: m.start())
     if not matches:
         return ()
-    lines = body.split("\n")
-    fenced = _fenced_lines(body) if ("```" in body or "~~~" in body) else set()
+    fences = _fences(body) if ("```" in body or "~~~" in body) else []
     found: list[BodyLink] = []
     line, counted = 1, 0
     for match in matches:
-        line += body.count("\n", counted, match.start())
-        counted = match.start()
-        text = lines[line - 1]
-        if line in fenced or _in_code_span(text, match, body) or _indented_code(lines, line):
+        at = match.start()
+        line += body.count("\n", counted, at)
+        counted = at
+        start = body.rfind("\n", 0, at) + 1
+        if (_inside_any(fences, at) or _in_code_span(body, start, at)
+                or _indented_code(body, start, line)):
             continue
         found.append(BodyLink(match.group(1) or match.group(2), line))
     return tuple(found)
 
 
-def _in_code_span(text: str, match: re.Match[str], body: str) -> bool:
-    """True when the match starts inside a `code span` of its line."""
+def _fences(body: str) -> list[tuple[int, int]]:
+    """The (start, end) offsets of fenced code blocks, fence lines included."""
+    openers = list(_FENCE_LINE.finditer(body))
+    first = _FENCE_FIRST.match(body)
+    runs = [(first.start(1), first.group(1))] if first else []
+    runs += [(m.start(1), m.group(1)) for m in openers]
+    blocks: list[tuple[int, int]] = []
+    fence: str | None = None
+    opened = 0
+    for at, marker in runs:
+        if fence is None:
+            fence, opened = marker[0] * len(marker), at
+        elif marker.startswith(fence):
+            end = body.find("\n", at)
+            blocks.append((opened, len(body) if end == -1 else end))
+            fence = None
+    if fence is not None:  # an unclosed fence runs to the end
+        blocks.append((opened, len(body)))
+    return blocks
+
+
+def _inside_any(blocks: list[tuple[int, int]], at: int) -> bool:
+    return any(start <= at <= end for start, end in blocks)
+
+
+def _in_code_span(body: str, start: int, at: int) -> bool:
+    """True when offset `at` lies inside a `code span` of the line starting at `start`."""
+    end = body.find("\n", at)
+    text = body[start:] if end == -1 else body[start:end]
     if "`" not in text:
         return False
-    column = match.start() - (body.rfind("\n", 0, match.start()) + 1)
-    return any(span.start() <= column < span.end() for span in _CODE_SPAN.finditer(text))
+    column = at - start
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
+    index = 0
+    while index < len(runs):
+        opening = runs[index]
+        width = opening[1] - opening[0]
+        closing = next((j for j in range(index + 1, len(runs))
+                        if runs[j][1] - runs[j][0] == width), None)
+        if closing is None:  # an unmatched run is literal backticks
+            index += 1
+            continue
+        if opening[0] <= column < runs[closing][1]:
+            return True
+        index = closing + 1
+    return False
 
 
-def _indented_code(lines: list[str], line: int) -> bool:
-    """True when `line` (1-based) is part of an indented code block.
+def _indented_code(body: str, start: int, line: int) -> bool:
+    """True when the line starting at offset `start` (line number `line`) is indented code.
 
     A line indented by four spaces or a tab is code unless it continues a paragraph or
     belongs to a list item (nested list content is indented the same way).
     """
-    text = lines[line - 1]
-    if not text.startswith(("    ", "\t")):
+    if not body.startswith(("    ", "\t"), start):
         return False
+    lines = body.split("\n", line - 1)[:line - 1]
     blank_between = False
-    for index in range(line - 2, -1, -1):
-        above = lines[index]
+    for above in reversed(lines):
         if not above.strip():
             blank_between = True
             continue
@@ -93,30 +134,6 @@ def _indented_code(lines: list[str], line: int) -> bool:
             return False
         return blank_between or above.lstrip().startswith(("#", "```", "~~~"))
     return True
-
-
-def _fenced_lines(body: str) -> set[int]:
-    """Line numbers inside fenced code blocks, fences included."""
-    inside: set[int] = set()
-    fence: str | None = None
-    opened, number, counted = 0, 1, 0
-    runs = [m for marker, pattern in _FENCES.items() if marker in body
-            for m in pattern.finditer(body)]
-    for match in sorted(runs, key=lambda m: m.start()):
-        line_start = body.rfind("\n", 0, match.start()) + 1
-        if match.start() - line_start > 3 or body[line_start:match.start()].strip(" \t"):
-            continue  # not at the start of its line: inline code, not a fence
-        marker = match.group()
-        number += body.count("\n", counted, match.start())
-        counted = match.start()
-        if fence is None:
-            fence, opened = marker[0] * len(marker), number
-        elif marker.startswith(fence):
-            inside.update(range(opened, number + 1))
-            fence = None
-    if fence is not None:
-        inside.update(range(opened, body.count("\n") + 2))
-    return inside
 
 
 def is_local(target: str) -> bool:
