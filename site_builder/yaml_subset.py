@@ -35,6 +35,8 @@ _LINE = re.compile(r"^( *)(?:(-)(?: +|$)|([A-Za-z0-9_][A-Za-z0-9_.-]*):(?: +|$))
 # A plain scalar may not start with an indicator; `-`, `?` and `:` only when followed by a space.
 _BAD_START = frozenset("?:,[]{}#&*!|>'\"%@`")
 _FLOW_FORBIDDEN = re.compile(r"[\[\]{}#:?]")
+# The inside of a one-line `[…]` that needs no quote handling.
+_SIMPLE_FLOW = re.compile(r"[^\[\]{}#:?\"']*")
 
 Row = tuple[str, str, str, str]
 
@@ -79,10 +81,16 @@ def _document(rows: list[Row], plain: Plain) -> tuple[dict[Any, Any], dict[str, 
             continue
         if indent or dash:
             raise Unsupported
-        name = _key(key, plain)
+        name = plain(key)
+        if type(name) is not str:
+            raise Unsupported  # `yes:`, `1:`, `null:` are not string keys
         lines[name] = at
         if rest and rest[0] != "#":
-            data[name] = _inline(rest.rstrip(" "), name, at, plain, lines)
+            rest = rest.rstrip(" ")
+            if rest[0].isalnum() and "#" not in rest and ":" not in rest:
+                data[name] = plain(rest)  # the most common value, a plain word or date
+            else:
+                data[name] = _inline(rest, name, at, plain, lines)
             continue
         start = at
         while at < count and (rows[at][0] or _insignificant(rows[at])):
@@ -132,6 +140,11 @@ def _mapping(block: list[tuple[int, Row]], parent: str, plain: Plain,
 def _inline(text: str, path: str, line: int, plain: Plain, lines: dict[str, int]) -> Any:
     """A value written on `line`: a quoted or plain scalar, a `[…]` list or a `{…}` mapping."""
     first = text[0]
+    if first == "[" and text[-1] == "]" and _SIMPLE_FLOW.fullmatch(text, 1, len(text) - 1):
+        items = _simple_flow(text[1:-1], plain)
+        for index in range(len(items)):
+            lines[f"{path}.{index}"] = line
+        return items
     if first == "[" or first == "{":
         value, end = _flow(text, plain)
         _only_comment(text[end:])
@@ -148,6 +161,16 @@ def _inline(text: str, path: str, line: int, plain: Plain, lines: dict[str, int]
 
 
 _FLOW_KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]*): +")
+
+
+def _simple_flow(inner: str, plain: Plain) -> list[Any]:
+    """`a, b, c` of a `[a, b, c]` without quotes or brackets, as `_flow` would read it."""
+    items = [item.strip(" ") for item in inner.split(",")]
+    if len(items) > 1 and not items[-1]:
+        items.pop()  # a trailing comma
+    if items == [""]:
+        return []
+    return [plain(_plain_flow(item)) for item in items]
 
 
 def _flow(text: str, plain: Plain) -> tuple[Any, int]:

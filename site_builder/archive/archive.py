@@ -54,13 +54,14 @@ class LookupFailed(LookupError):
     """An id, short id, ref or slug that names no record, or more than one."""
 
 
-def _lookup_keys(record: Record) -> Iterable[str]:
-    yield record.id.lower()
-    yield record.short_id.lower()
-    yield f"{record.project}/{record.type}/{int(record.number)}".lower()
-    yield record.ref.lower()
-    yield f"{record.project}-{record.type}-{int(record.number)}".lower()
-    yield record.slug.lower()
+def _lookup_keys(record: Record) -> set[str]:
+    """Every lowercased form that names `record`: id, short ids, refs and slug."""
+    folder = f"{record.project}/{record.type}/".lower()
+    prefix = f"{record.project}-{record.type}-".lower()
+    number, slug = record.number, record.slug.lower()
+    unpadded = str(int(number))
+    return {folder + slug, folder + number, folder + unpadded, prefix + number,
+            prefix + unpadded, slug}
 
 
 def _project_sort_key(project: Project) -> tuple[int, int, str]:
@@ -92,7 +93,7 @@ class Archive:
         self.by_id: dict[str, Record] = {r.id: r for r in self.records}
         self._keys: dict[str, list[str]] = {}
         for record in self.records:
-            for key in dict.fromkeys(_lookup_keys(record)):
+            for key in _lookup_keys(record):
                 self._keys.setdefault(key, []).append(record.id)
         self.superseded_by: dict[str, str] = self._derive_superseded_by()
 

@@ -50,9 +50,10 @@ class LoaderCache:
     Keep one per long-lived process (MCP server, `serve`); `load_archive` fills it.
     """
 
-    files: dict[Path, _Parsed] = field(default_factory=dict)
+    files: dict[str, _Parsed] = field(default_factory=dict)
     projects: dict[Path, tuple[Any, Project, list[Finding]]] = field(default_factory=dict)
     last: tuple[Any, Archive] | None = None
+    contexts: dict[Any, Any] = field(default_factory=dict)
     failed_sources: FailedClones = field(default_factory=dict)
 
 
@@ -179,6 +180,9 @@ def load_archive(
     records: list[Record] = []
     fingerprint: list[Any] = []
     for content in roots:
+        # The source is in the fingerprint: after `sources update` an unchanged file still
+        # has to carry the new commit, so the archive cannot be the previous one.
+        fingerprint.append(content.source)
         folders, misplaced = _scan(content)
         findings.extend(misplaced)
         for project_id, folder in folders:
@@ -227,59 +231,69 @@ def _claimed_twice(config: SiteConfig, project_id: str, first: tuple[ContentRoot
 def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_name: str,
                  entries: list[os.DirEntry[str]], fields: tuple, cache: LoaderCache,
                  findings: list[Finding], fingerprint: list[Any]) -> list[Record]:
-    """The records of one `<project>/<type>/` folder, parsing only files that changed."""
+    """The records of one `<project>/<type>/` folder, parsing only files that changed.
+
+    An unchanged file costs one stat and a dict lookup: the cache is keyed by the path as
+    a string, and a Path is only made for a file that is parsed (pathlib dominated reloads).
+    """
     statuses = frozenset(s.name for s in config.statuses)
-    context = (fields, statuses, content.source)
-    numbers: dict[int, list[Path]] = {}
+    # One shared object per distinct context, so that each file compares it by identity.
+    context = cache.contexts.setdefault((fields, statuses, content.source),
+                                        (fields, statuses, content.source))
+    numbers: dict[int, list[str]] = {}
     records: list[Record] = []
+    root = str(config.root)
     for entry in entries:
-        path = Path(entry.path)
+        key = entry.path
         match = FILE_NAME.match(entry.name)
         if not match:
-            findings.append(Finding(path, 1, "error", (
+            findings.append(Finding(Path(key), 1, "error", (
                 f"'{entry.name}' is not named NNNN-slug.md, so it is not built "
                 "(rename it, e.g. 0001-my-decision.md)")))
             continue
         stat = entry.stat()
         stamp = (stat.st_size, stat.st_mtime_ns)
-        parsed = cache.files.get(path)
-        if parsed is None or parsed.stamp != stamp or parsed.context != context:
+        parsed = cache.files.get(key)
+        if parsed is None or parsed.stamp != stamp or parsed.context is not context:
+            path = Path(key)
             ctx = RecordContext(project=project, type=type_name, file_name=entry.name,
-                                path=path, rel_path=_relative(entry.path, config.root),
+                                path=path, rel_path=_relative(key, root),
                                 fields=fields, statuses=statuses, source=content.source)
             parsed = _Parsed(stamp, context, *_parse_file(path, ctx))
-            cache.files[path] = parsed
-        # The source is in the fingerprint: after `sources update` an unchanged file still
-        # has to carry the new commit, so the archive cannot be the previous one.
-        fingerprint.append((path, stamp, content.source))
+            cache.files[key] = parsed
+        fingerprint.append((key, stamp))
         findings.extend(parsed.findings)
         if parsed.record is not None:
             records.append(parsed.record)
         if not parsed.draft:
-            numbers.setdefault(int(match.group(1)), []).append(path)
+            numbers.setdefault(int(match.group(1)), []).append(key)
     for number, paths in numbers.items():
         if len(paths) > 1:
-            names = ", ".join(p.name for p in paths)
+            names = ", ".join(os.path.basename(p) for p in paths)
             for path in paths:
-                findings.append(Finding(path, 1, "error", (
+                findings.append(Finding(Path(path), 1, "error", (
                     f"number {number:04d} is used by {len(paths)} records in "
                     f"{project}/{type_name}: {names}")))
     return records
 
 
 def _parse_file(path: Path, ctx: RecordContext) -> tuple[Record | None, list[Finding]]:
+    """Read and parse one record file; line ends become `\n` as in text mode."""
+    with open(path, "rb") as handle:  # bytes, then decode: cheaper than a text stream
+        data = handle.read()
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, [Finding(path, 1, "error", f"not UTF-8 text ({exc.reason})")]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     return parse_record(text, ctx)
 
 
-def _relative(path: str | Path, root: Path) -> str:
+def _relative(path: str | Path, root: str | Path) -> str:
     """`path` relative to `root` in POSIX form (`../…` when outside it): machine-independent."""
     path = os.fspath(path)
-    prefix = f"{root}{os.sep}"
+    prefix = f"{os.fspath(root)}{os.sep}"
     if path.startswith(prefix):  # the usual case, without os.path.relpath's cost
         return path[len(prefix):].replace(os.sep, "/")
     try:

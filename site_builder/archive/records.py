@@ -190,6 +190,8 @@ def _string_list(value: Any, key: str, problems: _Problems) -> tuple[str, ...]:
     """A list of strings; a single string is a list of one."""
     if value is None:
         return ()
+    if type(value) is list and all(type(item) is str for item in value):
+        return tuple(value)  # the usual case, checked in one pass
     items = value if isinstance(value, list) else [value]
     out = []
     for index, item in enumerate(items):
