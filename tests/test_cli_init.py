@@ -110,3 +110,11 @@ def test_the_archive_is_ready_for_new_records(tmp_path: Path) -> None:
     result = run_cli("new", "architecture", "adr", "Use Python", cwd=tmp_path)
     assert result.stdout == "content/architecture/adr/0002-use-python.md\n"
     assert run_cli("check", cwd=tmp_path).returncode == 0
+
+
+def test_init_refuses_a_file(tmp_path: Path) -> None:
+    (tmp_path / "notes").write_text("a file\n")
+    result = run_cli("init", str(tmp_path / "notes"))
+    assert result.returncode == 2
+    assert result.stderr == (f"site-builder: {tmp_path / 'notes'} is a file, not a folder; "
+                             "nothing was written\n")
