@@ -9,7 +9,10 @@ and a caller may pass its own roots instead.
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -175,6 +178,24 @@ def load_archive(
         findings.extend(source_findings)
     else:
         roots = content_roots
+    with _no_cycle_collection():
+        projects, records, fingerprint = _read_roots(config, roots, cache, findings)
+        if not records and not any(f.level == "error" for f in findings):
+            findings.append(Finding(config.path, 1, "error", "the archive has no records"))
+        key = (tuple(fingerprint), tuple(findings))
+        seen = {item[0] for item in fingerprint if isinstance(item, tuple)}
+        for stale in [path for path in cache.files if path not in seen]:
+            del cache.files[stale]
+        if cache.last is not None and cache.last[0] == key and cache.last[1].config == config:
+            return cache.last[1]
+        archive = Archive(config, projects, records, findings)
+    cache.last = (key, archive)
+    return archive
+
+
+def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache,
+                findings: list[Finding]) -> tuple[dict[str, Project], list[Record], list[Any]]:
+    """The projects and records of every content root, and the fingerprint of what was read."""
     projects: dict[str, Project] = {}
     owners: dict[str, tuple[ContentRoot, Path]] = {}
     records: list[Record] = []
@@ -202,17 +223,25 @@ def load_archive(
             for type_name, entries in types:
                 records.extend(_load_folder(config, content, project_id, type_name, entries,
                                             fields, cache, findings, fingerprint))
-    if not records and not any(f.level == "error" for f in findings):
-        findings.append(Finding(config.path, 1, "error", "the archive has no records"))
-    key = (tuple(fingerprint), tuple(findings))
-    seen = {item[0] for item in fingerprint if isinstance(item, tuple)}
-    for stale in [path for path in cache.files if path not in seen]:
-        del cache.files[stale]
-    if cache.last is not None and cache.last[0] == key and cache.last[1].config == config:
-        return cache.last[1]
-    archive = Archive(config, projects, records, findings)
-    cache.last = (key, archive)
-    return archive
+    return projects, records, fingerprint
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while records are read.
+
+    Reading an archive (and indexing it) makes some hundred thousand small objects and no
+    reference cycles; the collector would walk the growing heap again and again, find
+    nothing, and cost about a quarter of a cold load. Reference counting still frees
+    everything as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _claimed_twice(config: SiteConfig, project_id: str, first: tuple[ContentRoot, Path],
