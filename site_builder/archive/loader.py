@@ -84,9 +84,9 @@ def _load_project(path: Path, folder: Path, config: SiteConfig,
     owners = data.get("owners") or []
     if isinstance(owners, str):
         owners = [owners]
-    if not isinstance(owners, list):
+    if not isinstance(owners, list) or not all(isinstance(o, str) for o in owners):
         checker.error("'owners' must be a list of strings", "owners")
-        owners = []
+        owners = [o for o in owners if isinstance(o, str)] if isinstance(owners, list) else []
     order = data.get("order")
     if order is not None and (isinstance(order, bool) or not isinstance(order, int)):
         checker.error("'order' must be a whole number", "order")

@@ -46,6 +46,7 @@ EXPECTED: dict[str, list[Row]] = {
         ("content/p/_project.yml", 3, "error", "'order' must be a whole number"),
         ("content/p/_project.yml", 5, "error", "field 'risk' is declared twice"),
         ("content/p/_project.yml", 6, "error", "enum field 'team' needs a list of 'values'"),
+        ("content/p/_project.yml", 7, "error", "'owners' must be a list of strings"),
         ("content/q/_project.yml", 1, "error",
          "invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence)"),
     ],
