@@ -182,9 +182,6 @@ class _Checker:
     def error(self, message: str, *path: str | int) -> None:
         self.findings.append(Finding(self.path, self.line_of(*path), "error", message))
 
-    def warning(self, message: str, *path: str | int) -> None:
-        self.findings.append(Finding(self.path, self.line_of(*path), "warning", message))
-
     def error_at(self, line: int, message: str) -> None:
         self.findings.append(Finding(self.path, line, "error", message))
 
@@ -236,8 +233,9 @@ def _flag(item: dict[str, Any], key: str, checker: _Checker, *path: str | int) -
 
 def _named_items(raw: Any, key: str, checker: _Checker) -> list[tuple[int, dict[str, Any]]]:
     """The entries of a list of `{name: …}` mappings, with their index; bad ones reported."""
-    if not isinstance(raw, list) or not raw:
-        checker.error(f"'{key}' must be a non-empty list", key)
+    if not isinstance(raw, list) or (not raw and key == "statuses"):
+        checker.error(f"'{key}' must be a non-empty list" if key == "statuses"
+                      else f"'{key}' must be a list", key)
         return []
     items = []
     for index, item in enumerate(raw):
