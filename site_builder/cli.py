@@ -54,9 +54,10 @@ def find_root(given: str | None) -> Path:
                      "'site-builder init'")
 
 
-def report(findings: Sequence[Finding], stream=sys.stderr) -> None:
+def report(findings: Sequence[Finding], stream=None) -> None:
+    """Print findings as `path:line: level: message`, to stderr unless told otherwise."""
     for finding in findings:
-        print(finding.format(), file=stream)
+        print(finding.format(), file=stream or sys.stderr)
 
 
 def load_config_or_fail(root: Path) -> SiteConfig:
