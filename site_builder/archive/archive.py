@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from site_builder.archive.bulk import paused_gc
 from site_builder.archive.findings import Finding
 from site_builder.archive.records import Record
 from site_builder.archive.schedule import add_interval, parse_every
@@ -106,7 +107,9 @@ class Archive:
         """
         from site_builder.archive.checks import cross_check  # checks reads Archive
 
-        return tuple(sorted([*self._load_findings, *cross_check(self)],
+        with paused_gc():
+            found = cross_check(self)
+        return tuple(sorted([*self._load_findings, *found],
                             key=lambda f: (str(f.path), f.line, f.message)))
 
     @property

@@ -9,15 +9,13 @@ and a caller may pass its own roots instead.
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from site_builder.archive.archive import Archive, Project
+from site_builder.archive.bulk import paused_gc
 from site_builder.archive.findings import Finding
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.records import FILE_NAME, Record, RecordContext, parse_record
@@ -178,7 +176,7 @@ def load_archive(
         findings.extend(source_findings)
     else:
         roots = content_roots
-    with _no_cycle_collection():
+    with paused_gc():
         projects, records, fingerprint = _read_roots(config, roots, cache, findings)
         if not records and not any(f.level == "error" for f in findings):
             findings.append(Finding(config.path, 1, "error", "the archive has no records"))
@@ -224,24 +222,6 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
                 records.extend(_load_folder(config, content, project_id, type_name, entries,
                                             fields, cache, findings, fingerprint))
     return projects, records, fingerprint
-
-
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while records are read.
-
-    Reading an archive (and indexing it) makes some hundred thousand small objects and no
-    reference cycles; the collector would walk the growing heap again and again, find
-    nothing, and cost about a quarter of a cold load. Reference counting still frees
-    everything as usual.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _claimed_twice(config: SiteConfig, project_id: str, first: tuple[ContentRoot, Path],
