@@ -25,6 +25,8 @@ from site_builder.archive.loader import load_archive
 from site_builder.authoring import NewRecordError, new_record
 from site_builder.build import command as build_command
 from site_builder.config import CONFIG_FILE, SiteConfig, load_config
+from site_builder.mcp import command as mcp_command
+from site_builder.mcp.source import SourceError
 from site_builder.scaffold import ScaffoldError, init_archive
 from site_builder.sources.command import register as register_sources
 
@@ -73,6 +75,21 @@ def load_for_queries(root: Path) -> Archive:
     """The archive for `search` and `show`: every readable record, like the MCP server."""
     archive = load_archive(root, config=load_config_or_fail(root))
     return archive
+
+
+def archive_for_queries(args: argparse.Namespace) -> Archive:
+    """The local archive, or with `--url` the published site's, as the MCP server reads it.
+
+    Raises UsageError for an address that is not a site, SourceError when it cannot be read.
+    """
+    if args.url is None:
+        return load_for_queries(find_root(args.root))
+    from site_builder.mcp.remote import PublishedSite, RemoteSource, site_url
+
+    url = site_url(args.url)
+    if url is None:
+        raise UsageError("--url must be the address of a published site")
+    return RemoteSource(PublishedSite(url), log=fail).archive()
 
 
 # ---- commands ---------------------------------------------------------------------------------
@@ -130,7 +147,7 @@ def _print_json(value: object) -> None:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    archive = load_for_queries(find_root(args.root))
+    archive = archive_for_queries(args)
     text = " ".join(args.query) if args.query else None
     result = query.search_records(
         archive, project=args.project, type=args.type, status=args.status, tag=args.tag,
@@ -157,7 +174,7 @@ def print_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    archive = load_for_queries(find_root(args.root))
+    archive = archive_for_queries(args)
     result = query.get_record(archive, args.id)
     if args.json:
         _print_json(result)
@@ -218,11 +235,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=query.DEFAULT_LIMIT)
     p.add_argument("--offset", type=_positive, default=0)
     p.add_argument("--json", action="store_true", help="print the tool's JSON object")
+    p.add_argument("--url", metavar="SITE", help="query a published site instead")
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("show", help="one record (the get_record tool)", parents=[common])
     p.add_argument("id", help="full id, short id (sre/adr/1), ref (SRE-ADR-0001) or slug")
     p.add_argument("--json", action="store_true", help="print the tool's JSON object")
+    p.add_argument("--url", metavar="SITE", help="read a published site instead")
     p.set_defaults(func=cmd_show)
 
     for register in EXTRA_COMMANDS:
@@ -234,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
 EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]] = [
     build_command.register,
     register_sources,
+    mcp_command.register,
 ]
 
 
@@ -248,6 +268,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except query.QueryError as exc:
         fail(str(exc))
         return USAGE
+    except SourceError as exc:  # a published site (--url) that could not be read
+        fail(str(exc))
+        return ARCHIVE_ERRORS
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
