@@ -14,7 +14,13 @@ from pathlib import Path
 
 from site_builder import __version__, query
 from site_builder.archive.archive import Archive
-from site_builder.archive.findings import Finding, as_json, github_annotation, has_errors
+from site_builder.archive.findings import (
+    Finding,
+    as_json,
+    display_path,
+    github_annotation,
+    has_errors,
+)
 from site_builder.archive.loader import load_archive
 from site_builder.authoring import NewRecordError, new_record
 from site_builder.build import command as build_command
@@ -50,9 +56,10 @@ def find_root(given: str | None) -> Path:
                      "'site-builder init'")
 
 
-def report(findings: Sequence[Finding], stream=sys.stderr) -> None:
+def report(findings: Sequence[Finding], stream=None) -> None:
+    """Print findings as `path:line: level: message`, to stderr unless told otherwise."""
     for finding in findings:
-        print(finding.format(), file=stream)
+        print(finding.format(), file=stream or sys.stderr)
 
 
 def load_config_or_fail(root: Path) -> SiteConfig:
@@ -89,7 +96,7 @@ def archive_for_queries(args: argparse.Namespace) -> Archive:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    folder = Path(args.dir)
+    folder = Path(args.dir or args.root or ".")
     try:
         written = init_archive(folder)
     except ScaffoldError as exc:
@@ -110,11 +117,12 @@ def cmd_new(args: argparse.Namespace) -> int:
     except NewRecordError as exc:
         fail(str(exc))
         return USAGE
-    print(path)
+    print(display_path(path))
     return OK
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    """Print every problem; text goes to stderr (they are errors), json and github to stdout."""
     archive = load_archive(find_root(args.root))
     findings = list(archive.findings)
     if args.strict:
@@ -125,8 +133,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         for finding in findings:
             print(github_annotation(finding))
     else:
-        for finding in findings:
-            print(finding.format())
+        report(findings)
     errors = sum(f.level == "error" for f in findings)
     warnings = len(findings) - errors
     if findings and args.format == "text":
@@ -201,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("init", help="scaffold a new archive", parents=[common])
-    p.add_argument("dir", nargs="?", default=".", help="folder to create it in (default: here)")
+    p.add_argument("dir", nargs="?", help="folder to create it in (default: --root, else here)")
     p.set_defaults(func=cmd_init)
 
     p = sub.add_parser("new", help="write the next-numbered record", parents=[common])
