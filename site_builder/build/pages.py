@@ -49,14 +49,11 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
     site = SitePages(archive, bodies, urls, Theme(archive.config.root))
     for path, data in site.theme_files():
         write(path, data)
-    index = SearchIndex()
     count = 0
     for path, html in site.pages():
         write(path, html)
-        if path in site.record_pages:
-            index.add(path, html)
         count += 1
-    for path, data in index.files():
+    for path, data in SearchIndex(archive).files():
         write(path, data)
     return count
 
@@ -80,7 +77,6 @@ class SitePages:
         self.theme = theme
         self.config = archive.config
         self.rows = views.rows(archive)
-        self.record_pages = frozenset(row.page for row in self.rows.values())
         env = theme.environment
         env.globals.update(
             link=_link,
