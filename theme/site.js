@@ -5,7 +5,7 @@
  * match. Without JavaScript the form stays hidden and every record is listed.
  *
  * Search: the search page's `[data-search-results]` list is filled from the JSON index the
- * build writes under `search/`, fetched on the first query only.
+ * build writes under `assets/search/`, fetched on the first query only.
  */
 (function () {
   "use strict";
@@ -164,7 +164,7 @@
   function postings(term, prefix, manifest) {
     var keys = shardsFor(term, manifest.shards, prefix);
     return Promise.all(keys.map(function (key) {
-      return getFile("search/terms/" + fileKey(key) + ".json");
+      return getFile("assets/search/terms/" + fileKey(key) + ".json");
     })).then(function (shards) {
       var scores = new Map();
       shards.forEach(function (shard) {
@@ -339,7 +339,7 @@
         show(query.trim() ? "Type at least two letters." : "");
         return;
       }
-      getFile("search/manifest.json").then(function (manifest) {
+      getFile("assets/search/manifest.json").then(function (manifest) {
         return rank(query, manifest).then(function (ids) {
           if (ticket !== latest) return null;
           var pattern = new RegExp("(?<![\\p{L}\\p{N}])(" + words.map(escapeRegExp).join("|")

@@ -4,7 +4,7 @@ Why this and not Pagefind is recorded in example-site's build/rfc/0001 (search o
 host): on the 10,000-record benchmark it builds in a few seconds of Python, with no extra
 process and no memory spike, and a query downloads only the index files of its own words.
 
-Layout, under `search/`:
+Layout, under `assets/search/` (beside the theme files, never in a project's folder):
 - `manifest.json`: the record ids in archive order (newest first; a record's position is its
   number in the postings), the shard keys that exist, and how statuses are shown.
 - `terms/<key>.json`: the terms that begin with `<key>` (two characters, or more where a
@@ -33,7 +33,7 @@ from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
 from site_builder.build import views
 
-OUTPUT_DIR = "search"
+OUTPUT_DIR = "assets/search"
 MANIFEST = f"{OUTPUT_DIR}/manifest.json"
 FORMAT = 1
 

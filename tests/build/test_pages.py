@@ -77,7 +77,7 @@ def test_every_page_kind_is_written(site: Path) -> None:
     for expected in ["index.html", "404.html", "core/index.html", "web/index.html",
                      "core/adr/0003-store-events-in-object-storage/index.html",
                      "tags/index.html", "tags/storage/index.html", "timeline/index.html",
-                     "search/index.html"]:
+                     "search.html"]:
         assert expected in pages
     assert any(p.startswith("assets/site.") and p.endswith(".css")
                for p in (q.relative_to(site).as_posix() for q in site.rglob("*")))
