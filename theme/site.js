@@ -105,16 +105,30 @@
     return fetched[path];
   }
 
-  // The same terms as search.py's `terms`: casefolded words of two or more characters, and
-  // the parts of words joined by underscores.
+  var ENDINGS = ["ings", "ions", "ing", "ion", "ies", "es", "ed", "s", "e"];
+
+  // search.py's `stem`: the same crude ending rules, so query and index words meet.
+  function stem(word) {
+    if (word.length <= 4 || !/^\p{L}+$/u.test(word)) return word;
+    for (var i = 0; i < ENDINGS.length; i++) {
+      var ending = ENDINGS[i];
+      if (word.slice(-ending.length) === ending && word.length - ending.length >= 4) {
+        return ending === "ies" ? word.slice(0, -3) + "y" : word.slice(0, -ending.length);
+      }
+    }
+    return word;
+  }
+
+  // search.py's `terms`: casefolded, stemmed words of two or more characters, and the parts
+  // of words joined by underscores.
   function terms(text) {
     var words = text.normalize("NFKC").toLowerCase().replace(/ß/g, "ss").replace(/ς/g, "σ")
       .match(/[\p{L}\p{N}_]+/gu) || [];
     var out = [];
     words.forEach(function (word) {
-      if (word.length > 1) out.push(word);
+      if (word.length > 1) out.push(stem(word));
       if (word.indexOf("_") >= 0) {
-        word.split("_").forEach(function (part) { if (part.length > 1) out.push(part); });
+        word.split("_").forEach(function (part) { if (part.length > 1) out.push(stem(part)); });
       }
     });
     return out;

@@ -12,8 +12,9 @@ Layout, under `assets/search/` (beside the theme files, never in a project's fol
   number, score), written as base-32 digits with a continuation marker (`encode`), so a
   posting usually takes two characters.
 
-A term's score in a record adds up where it occurs: title 8, ref, tags or project 4,
-description 3, people and custom fields 2, and its count in the body (at most 4). The browser
+A term's score in a record adds up where it occurs: title 8, ref (which holds the project and
+type) 6, tags 4, description 3, people and custom fields 2, and its count in the body (at most
+3). The browser
 (theme/site.js) ranks records that hold every query word (the last one as a prefix) by the sum
 of score × inverse document frequency, and reads titles and excerpts from the records'
 Markdown copies, which the build publishes anyway.
@@ -21,6 +22,7 @@ Markdown copies, which the build publishes anyway.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -38,23 +40,46 @@ MANIFEST = f"{OUTPUT_DIR}/manifest.json"
 FORMAT = 1
 
 _WORD = re.compile(r"\w+")
-_TITLE, _LABEL, _DESCRIPTION, _PEOPLE, _BODY_CAP = 8, 4, 3, 2, 4
+_TITLE, _REF, _TAG, _DESCRIPTION, _PEOPLE, _BODY_CAP = 8, 6, 4, 3, 2, 3
+# Endings taken off words of more than four letters, longest first, so that "migrate",
+# "migrating" and "migrations" share one term; never leaves fewer than four letters.
+_ENDINGS = ("ings", "ions", "ing", "ion", "ies", "es", "ed", "s", "e")
+
+
+def stem(word: str) -> str:
+    """`word` without a common English ending (`migrating` → `migrat`, `policies` → `policy`).
+
+    Deliberately crude: it only has to map the forms of one word to one term, and the browser
+    applies the very same rules to queries (theme/site.js `stem`).
+    """
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 4:
+            return word[:-3] + "y" if ending == "ies" else word[:-len(ending)]
+    return word
 
 
 def terms(text: str) -> list[str]:
-    """The index terms of `text`: casefolded words of two or more characters.
+    """The index terms of `text`: casefolded, stemmed words of two or more characters.
 
     A word joined by underscores (`retry_policy`) also yields its parts, so either finds it.
     The browser splits queries the same way (theme/site.js `terms`).
     """
-    words = _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
-    out = []
-    for word in words:
-        if len(word) > 1:
-            out.append(word)
-        if "_" in word:
-            out.extend(part for part in word.split("_") if len(part) > 1)
-    return out
+    return [term for word in _words(text) for term in _word_terms(word)]
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _word_terms(word: str) -> tuple[str, ...]:
+    # Cached: an archive repeats a few thousand words millions of times.
+    out = [stem(word)] if len(word) > 1 else []
+    if "_" in word:
+        out.extend(stem(part) for part in word.split("_") if len(part) > 1)
+    return tuple(out)
 
 
 # A shard bigger than this is split by one more character of its terms.
@@ -83,20 +108,18 @@ def encode(values: Iterable[int]) -> str:
 
 def _record_scores(archive: Archive, record: Record) -> dict[str, int]:
     """term → score of one record (see the module docstring for the weights)."""
-    scores: Counter[str] = Counter()
-    for term in set(terms(record.title)):
-        scores[term] += _TITLE
-    label = " ".join([record.ref, record.project, record.type, *record.tags])
-    for term in set(terms(label)):
-        scores[term] += _LABEL
-    for term in set(terms(record.description)):
-        scores[term] += _DESCRIPTION
-    people = [*record.authors, *record.deciders,
-              *(views.field_text(value) for _, value in record.fields)]
-    for term in set(terms(" ".join(people))):
-        scores[term] += _PEOPLE
-    for term, count in Counter(terms(archive.body(record))).items():
-        scores[term] += min(count, _BODY_CAP)
+    counts: dict[str, int] = {}
+    for word, count in Counter(_words(archive.body(record))).items():
+        for term in _word_terms(word):
+            counts[term] = counts.get(term, 0) + count
+    scores = {term: min(count, _BODY_CAP) for term, count in counts.items()}
+    people = " ".join([*record.authors, *record.deciders,
+                       *(views.field_text(value) for _, value in record.fields)])
+    for text, weight in ((record.title, _TITLE), (record.ref, _REF),
+                         (" ".join(record.tags), _TAG), (record.description, _DESCRIPTION),
+                         (people, _PEOPLE)):
+        for term in set(terms(text)):
+            scores[term] = scores.get(term, 0) + weight
     return scores
 
 

@@ -198,6 +198,10 @@ def test_search_ranks_title_matches_first_and_says_when_nothing_matches(
     first = page.locator("[data-search-results] > li").first
     first.wait_for()
     assert "swap" in first.locator("a.row__title").inner_text().lower()
+    # Another form of a title word finds it too ("renders" → "Render pages …").
+    page.locator("#search-page-input").fill("renders parallel")
+    page.locator("[data-search-results] a.row__title").filter(
+        has_text="Render pages in parallel worker processes").wait_for()
     page.locator("#search-page-input").fill("xylophonequartet")
     status = page.locator("[data-search-status]")
     status.filter(has_text="No records match").wait_for()
