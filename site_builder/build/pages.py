@@ -17,7 +17,7 @@ from site_builder.archive.archive import Archive
 from site_builder.build import views
 from site_builder.build.search import SearchIndex
 from site_builder.build.theme import Theme
-from site_builder.build.urls import Urls
+from site_builder.build.urls import Urls, encode_path
 
 if TYPE_CHECKING:
     from site_builder.build.markdown import RenderedBody
@@ -64,8 +64,8 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
 def _link(context: jinja2.runtime.Context, target: str) -> str:
     """A link from the page being rendered to site path `target`."""
     if context["server_paths"]:
-        return context["urls"].site_path(target)
-    return Urls.relative(context["here"], target)
+        return encode_path(context["urls"].site_path(target))
+    return encode_path(Urls.relative(context["here"], target))
 
 
 class SitePages:
@@ -120,12 +120,11 @@ class SitePages:
     def _render(self, template: str, here: str, section: str, **context: Any) -> tuple[str, str]:
         context.setdefault("server_paths", False)
         markdown_copy = context.pop("markdown_copy", "llms.txt")
+        links = {**self.site_wide, "markdown": markdown_copy}
         if context["server_paths"]:
-            nav = {key: self.urls.site_path(path) for key, path in self.site_wide.items()}
-            nav["markdown"] = self.urls.site_path(markdown_copy)
+            nav = {key: encode_path(self.urls.site_path(path)) for key, path in links.items()}
         else:
-            nav = {key: Urls.relative(here, path) for key, path in self.site_wide.items()}
-            nav["markdown"] = Urls.relative(here, markdown_copy)
+            nav = {key: encode_path(Urls.relative(here, path)) for key, path in links.items()}
         html = self.theme.template(template).render(
             here=here, section=section, canonical=self.urls.absolute(here), nav=nav, **context)
         return here, html

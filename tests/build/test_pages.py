@@ -125,6 +125,16 @@ def test_internal_links_resolve_to_written_files(site: Path) -> None:
             assert (site / target).is_file(), f"{path}: <{tag}> {url} → {target} is missing"
 
 
+def test_links_to_unusual_file_names_are_percent_encoded(site: Path) -> None:
+    home = (site / "index.html").read_text("utf-8")
+    assert 'href="web/adr/0002-%C3%BCberall%20lesbar/"' in home
+    assert (site / "web/adr/0002-überall lesbar/index.html").is_file()
+    record = read(site, "web/adr/0002-überall lesbar/index.html")
+    assert record.link("alternate")["href"] == "../0002-%C3%BCberall%20lesbar.md"
+    assert ("tag", "../../../tags/zug%C3%A4nglichkeit/") in [
+        ("tag", url) for _, url in record.links if "tags/zug" in url]
+
+
 def test_404_links_from_the_base_path(site: Path) -> None:
     page = read(site, "404.html")
     internal = [url for _, url in page.links if not urlsplit(url).scheme and url[0] != "#"]
@@ -192,7 +202,7 @@ def test_rfc_sign_off_shows_each_reviewer(site: Path) -> None:
 
 def test_listing_rows_carry_filter_data(site: Path) -> None:
     text = (site / "timeline/index.html").read_text("utf-8")
-    assert text.count('<li class="row') == 6
+    assert text.count('<li class="row') == 7
     assert ('data-project="core" data-status="proposed" '
             'data-tags="script-alert-tag-script storage"') in text
     assert '<form class="filters" data-filters hidden' in text  # shown by site.js only
