@@ -23,6 +23,7 @@ Markdown copies, which the build publishes anyway.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 import unicodedata
@@ -40,7 +41,9 @@ MANIFEST = f"{OUTPUT_DIR}/manifest.json"
 FORMAT = 1
 
 _WORD = re.compile(r"\w+")
+_ASCII_WORD = re.compile(r"\w+", re.ASCII)
 _TITLE, _REF, _TAG, _DESCRIPTION, _PEOPLE, _BODY_CAP = 8, 6, 4, 3, 2, 3
+_MAX_SCORE = _TITLE + _REF + _TAG + _DESCRIPTION + _PEOPLE + _BODY_CAP
 # Endings taken off words of more than four letters, longest first, so that "migrate",
 # "migrating" and "migrations" share one term; never leaves fewer than four letters.
 _ENDINGS = ("ings", "ions", "ing", "ion", "ies", "es", "ed", "s", "e")
@@ -70,6 +73,8 @@ def terms(text: str) -> list[str]:
 
 
 def _words(text: str) -> list[str]:
+    if text.isascii():  # the common case, and a third faster: nothing to normalise
+        return _ASCII_WORD.findall(text.lower())
     return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
@@ -129,15 +134,30 @@ class SearchIndex:
     def __init__(self, archive: Archive) -> None:
         self.archive = archive
         self.ids = [record.id for record in archive.records]
-        # term → [doc, score, doc, score, …], docs ascending (records are visited in order).
-        self.postings: dict[str, array[int]] = {}
+        # term → record numbers and scores, ascending (records are visited in order); arrays
+        # of machine integers, since a large archive has millions of postings.
+        self._docs: dict[str, array[int]] = {}
+        self._scores: dict[str, array[int]] = {}
         for number, record in enumerate(archive.records):
             for term, score in _record_scores(archive, record).items():
-                found = self.postings.get(term)
-                if found is None:
-                    found = self.postings[term] = array("I")
-                found.append(number)
-                found.append(score)
+                docs = self._docs.get(term)
+                if docs is None:
+                    docs = self._docs[term] = array("I")
+                    self._scores[term] = array("B")
+                docs.append(number)
+                self._scores[term].append(score)
+        self.documents = {term: len(docs) for term, docs in self._docs.items()}
+        """term → how many records hold it."""
+
+    def postings(self) -> dict[str, str]:
+        """term → its postings as written to the shards: (gap, score) pairs, `encode`d."""
+        codes = [encode((value,)) for value in range(max(len(self.ids), _MAX_SCORE) + 1)]
+        out = {}
+        for term, docs in self._docs.items():
+            gaps = [docs[0], *(b - a for a, b in itertools.pairwise(docs))]
+            out[term] = "".join([codes[g] + codes[s]
+                                 for g, s in zip(gaps, self._scores[term], strict=True)])
+        return out
 
     def shards(self) -> dict[str, dict[str, str]]:
         """prefix → {term: encoded postings} for every shard.
@@ -145,7 +165,7 @@ class SearchIndex:
         Terms are grouped by their first two characters; a group over SHARD_BYTES is split
         by one more character, except for terms too short to split, which stay behind.
         """
-        encoded = {term: encode(_gaps(postings)) for term, postings in self.postings.items()}
+        encoded = self.postings()
         out: dict[str, dict[str, str]] = {}
         todo = [(2, sorted(encoded))]
         while todo:
@@ -176,19 +196,6 @@ class SearchIndex:
         })
         for prefix, shard in shards.items():
             yield f"{OUTPUT_DIR}/terms/{file_key(prefix)}.json", _json(shard)
-
-
-def _gaps(postings: Iterable[int]) -> list[int]:
-    """`[doc, score, …]` with each doc number replaced by its distance from the previous one:
-    small numbers, so the files stay small and compress well."""
-    out: list[int] = []
-    previous = 0
-    values = list(postings)
-    for index in range(0, len(values), 2):
-        out.append(values[index] - previous)
-        out.append(values[index + 1])
-        previous = values[index]
-    return out
 
 
 def _json(value: Any) -> bytes:
