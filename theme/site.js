@@ -366,7 +366,10 @@
           return page();
         });
       }).catch(function () {
-        if (ticket === latest) show("Search is not available: its index could not be loaded.");
+        if (ticket === latest) {
+          show("Search is not available here: its index could not be loaded. "
+            + "The timeline and the tags list every record.");
+        }
       });
     }
 

@@ -164,7 +164,7 @@ def test_home_to_project_to_record_by_clicking(site: Site, browser: Browser) -> 
     page.get_by_role("link", name="Search on a static host: Pagefind or a JSON index").click()
     page.wait_for_url(f"{site.url}build/rfc/0001-search-on-a-static-host/")
     assert page.locator("h1").inner_text() == "Search on a static host: Pagefind or a JSON index"
-    assert page.locator(".record__kicker .badge").inner_text() == "Proposed"
+    assert page.locator(".record__kicker .badge").inner_text() == "Rejected"
     assert problems.console == [] and problems.failed == []
     page.get_by_role("link", name="View as Markdown").click()
     assert page.url == f"{site.url}build/rfc/0001-search-on-a-static-host.md"
