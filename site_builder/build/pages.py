@@ -125,8 +125,9 @@ class SitePages:
             nav = {key: encode_path(self.urls.site_path(path)) for key, path in links.items()}
         else:
             nav = {key: encode_path(Urls.relative(here, path)) for key, path in links.items()}
+        canonical = self.urls.absolute(encode_path(here))
         html = self.theme.template(template).render(
-            here=here, section=section, canonical=self.urls.absolute(here), nav=nav, **context)
+            here=here, section=section, canonical=canonical, nav=nav, **context)
         return here, html
 
     def home(self) -> tuple[str, str]:

@@ -15,7 +15,7 @@ from typing import Any
 from site_builder import query
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
-from site_builder.build.urls import Urls, tag_slug
+from site_builder.build.urls import Urls, encode_path, tag_slug
 from site_builder.config import FieldDef, SiteConfig
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun",
@@ -257,7 +257,7 @@ def edit_url(config: SiteConfig, record: Record) -> str | None:
     repository does not hold them.
     """
     template = record.source.edit_url if record.source is not None else config.edit_url
-    return template.replace("{path}", record.rel_path) if template else None
+    return template.replace("{path}", encode_path(record.rel_path)) if template else None
 
 
 def field_values(declared: Sequence[FieldDef], values: dict[str, Any]) -> tuple[FieldValue, ...]:
