@@ -46,7 +46,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     progress = ProgressLine(sys.stderr)
     try:
         result = build_site(root, output=Path(args.output) if args.output else None,
-                            jobs=args.jobs, progress=progress)
+                            jobs=args.jobs, progress=progress, force=args.force)
     except BuildRefused as refused:
         progress.clear()
         report(refused.findings)
@@ -76,4 +76,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help="folder to build into (default: site.yml's output, e.g. _site)")
     p.add_argument("--jobs", type=_jobs, metavar="N",
                    help="worker processes for rendering (default: one per CPU)")
+    p.add_argument("--force", action="store_true",
+                   help="build even when nothing changed since the last build")
     p.set_defaults(func=cmd_build)

@@ -9,6 +9,7 @@ a typical body. Links between source files are rewritten on the element tree by
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -68,7 +69,7 @@ _ATTRIBUTES = {
     "del": {"cite", "datetime"},
     "details": {"open"},
     "img": {"src", "alt", "width", "height", "loading"},
-    "input": {"type", "checked", "disabled"},
+    "input": {"type", "checked"},
     "ins": {"cite", "datetime"},
     "ol": {"start", "reversed", "type"},
     "q": {"cite"},
@@ -79,32 +80,31 @@ _ATTRIBUTES = {
 _URL_SCHEMES = {"http", "https", "mailto"}
 
 
-def _attribute_filter(element: str, attribute: str, value: str) -> str | None:
-    # Task-list checkboxes are the only form control a body may carry, and they stay inert.
-    if element == "input" and attribute == "type" and value != "checkbox":
-        return None
-    return value
-
-
 def sanitise(fragment: str) -> str:
     """`fragment` reduced to the allow-list: no scripts, styles, `on*` handlers or
-    `javascript:` URLs; task-list checkboxes are kept but always disabled."""
-    clean = nh3.clean(
-        fragment, tags=_TAGS, attributes={"*": _GENERIC_ATTRIBUTES, **_ATTRIBUTES},
-        url_schemes=_URL_SCHEMES, link_rel=None, attribute_filter=_attribute_filter,
-        strip_comments=True)
-    if "<input" in clean:
-        clean = _disable_inputs(clean)
-    return clean
+    `javascript:` URLs. Task-list checkboxes are the only form controls kept, always
+    disabled and labelled (a control without a name fails accessibility audits)."""
+    clean = _cleaner().clean(fragment)
+    return _INPUT.sub(_checkbox, clean) if "<input" in clean else clean
 
 
-def _disable_inputs(fragment: str) -> str:
-    out: list[str] = []
-    for index, part in enumerate(fragment.split("<input")):
-        if index and " disabled" not in part.split(">", 1)[0]:
-            part = ' disabled=""' + part
-        out.append(part)
-    return "<input".join(out)
+@cache
+def _cleaner() -> nh3.Cleaner:
+    # Built once: passing the allow-list to nh3.clean converts it again on every call.
+    return nh3.Cleaner(tags=_TAGS, attributes={"*": _GENERIC_ATTRIBUTES, **_ATTRIBUTES},
+                       url_schemes=_URL_SCHEMES, link_rel=None, strip_comments=True)
+
+
+_INPUT = re.compile(r"<input\b[^>]*>")
+
+
+def _checkbox(match: re.Match[str]) -> str:
+    tag = match.group(0)
+    if 'type="checkbox"' not in tag:
+        return ""
+    if 'checked=""' in tag:
+        return '<input type="checkbox" disabled="" checked="" aria-label="done">'
+    return '<input type="checkbox" disabled="" aria-label="not done">'
 
 
 # ---- highlighting -------------------------------------------------------------------------
@@ -147,13 +147,25 @@ def _selector(line: str) -> str:
 # ---- rendering ----------------------------------------------------------------------------
 
 
+@cache
+def _formatter() -> HtmlFormatter:
+    return HtmlFormatter(cssclass=HIGHLIGHT_CLASS, wrapcode=True)
+
+
+def _shared_formatter(**options: Any) -> HtmlFormatter:
+    """The one Pygments formatter every code block uses: codehilite would build a new one
+    per block, which costs more than highlighting a short block (its options never vary)."""
+    return _formatter()
+
+
 def _extensions(link_extension: SourceLinkExtension) -> tuple[list[Any], dict[str, Any]]:
     extensions: list[Any] = [
         "tables", "fenced_code", "codehilite", "toc", "footnotes", "sane_lists",
         "pymdownx.tasklist", "pymdownx.tilde", link_extension,
     ]
     configs = {
-        "codehilite": {"guess_lang": False, "css_class": HIGHLIGHT_CLASS},
+        "codehilite": {"guess_lang": False, "css_class": HIGHLIGHT_CLASS,
+                       "pygments_formatter": _shared_formatter},
         "toc": {"slugify": slugify_unicode, "permalink": False},
         "pymdownx.tasklist": {"custom_checkbox": False},
         # `~5 ms` is prose, not a subscript: only `~~struck~~` is markup.
