@@ -25,6 +25,7 @@ from site_builder.build import markdown as markdown_module
 from site_builder.build.links import SourceLinks
 from site_builder.build.markdown import BodyRenderer, RenderedBody, TocEntry
 from site_builder.build.parallel import fork_map
+from site_builder.build.theme import builtin_folder
 
 CACHE_FORMAT = "1"
 _RENDERER_PACKAGES = ("markdown", "pygments", "pymdown-extensions", "nh3")
@@ -38,14 +39,6 @@ class BodyStats:
 
     rendered: int
     cached: int
-
-
-def builtin_folder(name: str) -> Path:
-    """The built-in `templates` or `theme` folder (inside the package once installed, beside
-    it in a source checkout)."""
-    package = Path(site_builder.__file__).resolve().parent
-    inside = package / name
-    return inside if inside.is_dir() else package.parent / name
 
 
 def environment_key(archive: Archive) -> str:
