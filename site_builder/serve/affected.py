@@ -4,9 +4,9 @@ Two archives are compared, the last one built and the one just loaded. When they
 same records in the same projects under the same config, the edit changed only what some
 records say, and the files to write again are: those records' pages and `.md` copies; the
 pages and copies of records that show them (a reference, a supersede chain); the listings
-they appear in (home, their project, tags old and new, timeline); and the agent files that
-cover every record. Anything else (a record added, removed or renamed, a project changed,
-site.yml) asks for a full rebuild, which the build's caches keep cheap.
+they appear in (home, their project, tags old and new, timeline); and the agent files and
+search index that cover every record. Anything else (a record added, removed or renamed, a
+project changed, site.yml) asks for a full rebuild, which the build's caches keep cheap.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from collections.abc import Collection, Iterable
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
-from site_builder.build import artifacts
+from site_builder.build import artifacts, search
 from site_builder.build.feeds import FEED, SITEMAP
 from site_builder.build.urls import Urls
 
-# The agent files that describe every record, in the order they are written again.
-AGENT_FILES = (artifacts.DECISIONS, artifacts.LLMS, artifacts.LLMS_FULL, artifacts.AGENTS,
-               FEED, SITEMAP)
+# The files that describe every record: the agent files, and the search index (its manifest
+# stands for every file of the index, which `Preview` writes again as a whole).
+EVERY_RECORD = (artifacts.DECISIONS, artifacts.LLMS, artifacts.LLMS_FULL, artifacts.AGENTS,
+                FEED, SITEMAP, search.MANIFEST)
 
 
 def same_records(before: Archive, after: Archive) -> bool:
@@ -62,7 +63,7 @@ def touched(before: Archive, after: Archive, changed: Collection[str]) -> set[st
     if _lineage(before, changed) != _lineage(after, changed):
         for record in _chains_differ(before, after):
             paths.update(own_files(record))
-    paths.update(AGENT_FILES)
+    paths.update(EVERY_RECORD)
     return paths
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from site_builder.archive.archive import Archive
+from site_builder.archive.bulk import paused_gc
 from site_builder.archive.checks import lineage_checks, record_checks
 from site_builder.archive.findings import Finding
 
@@ -41,15 +42,17 @@ class Checked:
 
 def check(archive: Archive) -> Checked:
     """Every problem of `archive`, checked record by record."""
-    by_record = {record.id: tuple(record_checks(archive, [record]))
-                 for record in archive.records}
-    return Checked(archive, by_record, tuple(lineage_checks(archive)))
+    with paused_gc():
+        by_record = {record.id: tuple(record_checks(archive, [record]))
+                     for record in archive.records}
+        return Checked(archive, by_record, tuple(lineage_checks(archive)))
 
 
 def recheck(before: Checked, after: Archive, edited: Iterable[str]) -> Checked:
     """The problems of `after`, which holds the same records as `before.archive` with those
     in `edited` (ids) changed: only they, and the supersede graph, are checked again."""
     by_record = dict(before.by_record)
-    for record_id in edited:
-        by_record[record_id] = tuple(record_checks(after, [after.by_id[record_id]]))
-    return Checked(after, by_record, tuple(lineage_checks(after)))
+    with paused_gc():
+        for record_id in edited:
+            by_record[record_id] = tuple(record_checks(after, [after.by_id[record_id]]))
+        return Checked(after, by_record, tuple(lineage_checks(after)))

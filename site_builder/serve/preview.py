@@ -31,7 +31,7 @@ from typing import Any, TextIO
 from site_builder.archive.archive import Archive
 from site_builder.archive.findings import Finding, as_json
 from site_builder.archive.loader import LoaderCache, load_archive, reload_records
-from site_builder.build import pages
+from site_builder.build import pages, search
 from site_builder.build.artifacts import write_artifacts
 from site_builder.build.bodies import RenderedBodies, update_bodies
 from site_builder.build.links import content_root
@@ -235,14 +235,14 @@ class Preview:
             if interrupted is not None and interrupted():
                 raise Interrupted
 
+        if search.MANIFEST in wanted:  # the index as a whole: its files come and go
+            wanted.update(self.store.below(search.OUTPUT_DIR))
+        selection = _Selection(wanted, search.OUTPUT_DIR if search.MANIFEST in wanted else None)
         urls = Urls(archive.config)
         page_paths = {p for p in wanted if p.endswith(".html")}
-        if page_paths:
-            pages.render_pages(archive, bodies, urls, write, only=page_paths)
-        other = wanted - page_paths
-        if other:
-            html_pages = (self.built.html_pages if self.built else set()) | page_paths
-            write_artifacts(archive, urls, write, sorted(html_pages), only=other)
+        pages.render_pages(archive, bodies, urls, write, only=selection)
+        html_pages = (self.built.html_pages if self.built else set()) | page_paths
+        write_artifacts(archive, urls, write, sorted(html_pages), only=selection)
         for rel in wanted - produced:
             if self.store.delete(rel):
                 changed.append(rel)
@@ -292,6 +292,18 @@ class Preview:
 
     def _say(self, message: str) -> None:
         say(f"site-builder serve: {message}", self.log)
+
+
+class _Selection:
+    """The site paths to write: `paths`, and everything below the folder `below`."""
+
+    def __init__(self, paths: set[str], below: str | None) -> None:
+        self.paths = paths
+        self.prefix = f"{below}/" if below else None
+
+    def __contains__(self, path: object) -> bool:
+        return path in self.paths or (self.prefix is not None and isinstance(path, str)
+                                      and path.startswith(self.prefix))
 
 
 def say(line: str, stream: TextIO) -> None:

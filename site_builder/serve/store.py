@@ -81,6 +81,11 @@ class SiteStore:
         """True when `rel` is a folder with an index page (`rel/index.html`)."""
         return f"{rel.rstrip('/')}/index.html" in self._files
 
+    def below(self, folder: str) -> set[str]:
+        """Site paths of every file below `folder`."""
+        prefix = f"{folder.rstrip('/')}/"
+        return {rel for rel in self._files if rel.startswith(prefix)}
+
     def html_pages(self) -> set[str]:
         """Site paths of every HTML page (what the sitemap lists)."""
         return {rel for rel in self._files if rel.endswith(".html")}

@@ -19,7 +19,7 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from site_builder.build.bodies import builtin_folder
+from site_builder.build.theme import builtin_folder
 from site_builder.config import CONFIG_FILE, SiteConfig
 from site_builder.sources.resolve import FailedClones, content_roots
 

@@ -6,7 +6,7 @@ import os
 import time
 from pathlib import Path
 
-from site_builder.build.bodies import builtin_folder
+from site_builder.build.theme import builtin_folder
 from site_builder.config import load_config
 from site_builder.serve.watcher import ChangeKind, Layout, Watcher, is_litter
 
