@@ -40,6 +40,31 @@ def builtin_folder(name: str) -> Path:
     raise FileNotFoundError(f"site-builder's built-in {name}/ folder is missing from {package}")
 
 
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates, by template file and source checksum, for the life of the process.
+
+    `serve` renders a page or two with a new `Theme` after every save, and compiling a page's
+    template and those it extends costs more than rendering it. Jinja checks each entry's
+    checksum against the template's source, so an edited template is compiled again. Every
+    `Theme` builds its environment with the same settings, which is what sharing compiled
+    code between environments needs.
+    """
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _CompiledTemplates()
+
+
 @dataclass(frozen=True)
 class Theme:
     """Templates and theme files for one archive, with the archive's overrides applied."""
@@ -60,6 +85,7 @@ class Theme:
             keep_trailing_newline=True,
             auto_reload=False,
             undefined=jinja2.StrictUndefined,
+            bytecode_cache=_COMPILED,
         )
 
     def template(self, name: str) -> jinja2.Template:

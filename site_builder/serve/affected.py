@@ -5,7 +5,7 @@ same records in the same projects under the same config, the edit changed only w
 records say, and the files to write again are: those records' pages and `.md` copies; the
 pages and copies of records that show them (a reference, a supersede chain); the listings
 they appear in (home, their project, tags old and new, timeline); and the agent files and
-search index that cover every record. Anything else (a record added, removed or renamed, a
+the search index, which cover every record. Anything else (a record added, removed or renamed, a
 project changed, site.yml) asks for a full rebuild, which the build's caches keep cheap.
 """
 
@@ -19,10 +19,13 @@ from site_builder.build import artifacts, search
 from site_builder.build.feeds import FEED, SITEMAP
 from site_builder.build.urls import Urls
 
-# The files that describe every record: the agent files, and the search index (its manifest
-# stands for every file of the index, which `Preview` writes again as a whole).
-EVERY_RECORD = (artifacts.DECISIONS, artifacts.LLMS, artifacts.LLMS_FULL, artifacts.AGENTS,
-                FEED, SITEMAP, search.MANIFEST)
+# The agent files, which describe every record.
+AGENT_FILES = (artifacts.DECISIONS, artifacts.LLMS, artifacts.LLMS_FULL, artifacts.AGENTS,
+               FEED, SITEMAP)
+# The search index is rebuilt whole (its manifest stands for all its files), at about 0.7 ms
+# of CPU per record. Up to this many records it follows every edit; beyond, an edit would
+# hold the rebuild loop for seconds, so only full rebuilds refresh it.
+SEARCH_FOLLOWS_EDITS_UP_TO = 2000
 
 
 def same_records(before: Archive, after: Archive) -> bool:
@@ -63,7 +66,9 @@ def touched(before: Archive, after: Archive, changed: Collection[str]) -> set[st
     if _lineage(before, changed) != _lineage(after, changed):
         for record in _chains_differ(before, after):
             paths.update(own_files(record))
-    paths.update(EVERY_RECORD)
+    paths.update(AGENT_FILES)
+    if len(after.records) <= SEARCH_FOLLOWS_EDITS_UP_TO:
+        paths.add(search.MANIFEST)
     return paths
 
 

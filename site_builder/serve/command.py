@@ -134,11 +134,13 @@ def _loop(preview: Preview, watcher: Watcher, server: PreviewServer) -> None:
         wait = max(0.0, last_change + QUIET - time.monotonic()) if preview.stale else None
         changes = watcher.next_batch(wait)
         if changes:
-            preview.update(changes)
-            if max(changes.values()) > ChangeKind.RECORD:  # folders and base may have moved
-                layout = preview.layout
+            structural = max(changes.values()) > ChangeKind.RECORD
+            if structural:  # watch folders made (or site.yml's new ones) before reading them
+                layout = preview.layout()
                 if layout is not None:
                     watcher.watch(layout)
+            preview.update(changes)
+            if structural:
                 server.base = preview.base
             last_change = time.monotonic()
         elif preview.stale and time.monotonic() >= last_change + QUIET:

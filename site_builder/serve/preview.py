@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from site_builder.archive.archive import Archive
-from site_builder.archive.findings import Finding, as_json
+from site_builder.archive.findings import Finding, as_json, has_errors
 from site_builder.archive.loader import LoaderCache, load_archive, reload_records
 from site_builder.build import pages, search
 from site_builder.build.artifacts import write_artifacts
@@ -37,6 +37,7 @@ from site_builder.build.bodies import RenderedBodies, update_bodies
 from site_builder.build.links import content_root
 from site_builder.build.site import write_site
 from site_builder.build.urls import Urls
+from site_builder.config import load_config
 from site_builder.serve import affected
 from site_builder.serve.checked import Checked, check, recheck
 from site_builder.serve.events import Broadcaster
@@ -87,11 +88,12 @@ class Preview:
         """True while files an edit touched wait to be written again (`catch_up`)."""
         return self.built is not None and bool(self.built.stale)
 
-    @property
     def layout(self) -> Layout | None:
-        """The files to watch, per the config of the last archive read."""
-        archive = self.cache.last[1] if self.cache.last else None
-        return Layout.of(archive.config, self.cache.failed_sources) if archive else None
+        """The files to watch, per site.yml as it is now (None while it is unusable)."""
+        config, findings = load_config(self.root)
+        if config is None or has_errors(findings):
+            return None
+        return Layout.of(config, self.cache.failed_sources)
 
     # ---- the rebuild loop calls these ---------------------------------------------------------
 

@@ -113,8 +113,11 @@ def test_site_yml_and_templates_rebuild_everything(serving: Serving, site: Path)
     config = site / "site.yml"
     save(config, config.read_text().replace("title: Serve fixture", "title: Renamed fixture"))
     serving.wait_for("the new title", lambda: "Renamed fixture" in serving.get("/").text)
+
     override = site / "templates" / "record.html"
     override.parent.mkdir()
-    save(override, "{# an override of the built-in record page #}\n")
-    serving.wait_for("a rebuild for the template", lambda: any(
-        "rebuilt everything" in line and "templates" in line for line in serving.stderr))
+    save(override, "<!doctype html><title>{{ r.title }}</title><p>First override</p>\n")
+    serving.wait_for("the archive's own record template",
+                     lambda: "First override" in serving.get(PAGE).text)
+    save(override, "<!doctype html><title>{{ r.title }}</title><p>Second override</p>\n")
+    serving.wait_for("the template edited", lambda: "Second override" in serving.get(PAGE).text)
