@@ -75,7 +75,8 @@ class Archive:
     `bodies`, when given, supplies record bodies lazily (remote mode reads them from the
     published site); otherwise a record's own `body` is used. `all_bodies`, when given,
     supplies every body at once, keyed by id (remote mode: one read of llms-full.txt rather
-    than one request per record), for text search.
+    than one request per record), for text search. `keys_from`, an archive read from the
+    same record files (some of them edited), lends its lookup table instead of building one.
     """
 
     def __init__(
@@ -86,6 +87,7 @@ class Archive:
         findings: Iterable[Finding] = (),
         bodies: Callable[[Record], str] | None = None,
         all_bodies: Callable[[], Mapping[str, str]] | None = None,
+        keys_from: Archive | None = None,
     ) -> None:
         self.config = config
         self.records: tuple[Record, ...] = tuple(
@@ -97,9 +99,13 @@ class Archive:
         self._all_bodies = all_bodies
         self.by_id: dict[str, Record] = {r.id: r for r in self.records}
         self._keys: dict[str, list[str]] = {}
-        for record in self.records:
-            for key in _lookup_keys(record):
-                self._keys.setdefault(key, []).append(record.id)
+        if keys_from is not None:
+            # The same files, so the same ids, refs and slugs: `loader.reload_records`.
+            self._keys = keys_from._keys
+        else:
+            for record in self.records:
+                for key in _lookup_keys(record):
+                    self._keys.setdefault(key, []).append(record.id)
         self.superseded_by: dict[str, str] = self._derive_superseded_by()
 
     @cached_property

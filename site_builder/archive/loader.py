@@ -354,4 +354,4 @@ def reload_records(archive: Archive, paths: Iterable[Path],
     with paused_gc():
         records = [new.get(r.path, r) for r in archive.records] if new else archive.records
         findings = [f for f in archive.load_findings if f not in dropped] + added
-        return Archive(config, archive.projects, records, findings)
+        return Archive(config, archive.projects, records, findings, keys_from=archive)
