@@ -28,6 +28,7 @@ from site_builder.build import markdown as markdown_module
 from site_builder.build.links import Origin, SourceLinks
 from site_builder.build.markdown import BodyRenderer, RenderedBody, TocEntry
 from site_builder.build.parallel import process_map
+from site_builder.build.theme import builtin_folder
 from site_builder.build.urls import Urls
 
 CACHE_FORMAT = "1"
@@ -42,14 +43,6 @@ class BodyStats:
 
     rendered: int
     cached: int
-
-
-def builtin_folder(name: str) -> Path:
-    """The built-in `templates` or `theme` folder (inside the package once installed, beside
-    it in a source checkout)."""
-    package = Path(site_builder.__file__).resolve().parent
-    inside = package / name
-    return inside if inside.is_dir() else package.parent / name
 
 
 def environment_key(archive: Archive) -> str:

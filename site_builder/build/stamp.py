@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import site_builder
-from site_builder.build.bodies import builtin_folder
+from site_builder.build.theme import builtin_folder
 from site_builder.config import SiteConfig
 from site_builder.sources import checkouts
 
