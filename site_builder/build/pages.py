@@ -133,7 +133,8 @@ class SitePages:
     def home(self) -> tuple[str, str]:
         records = self.archive.records
         counts = _project_counts(self.rows.values())
-        projects = [{"project": p, "page": Urls.project_page(p.id), **counts.get(p.id, {})}
+        projects = [{"project": p, "page": Urls.project_page(p.id),
+                     **counts.get(p.id, _NO_RECORDS)}
                     for p in self.archive.projects.values()]
         totals = {
             "records": len(records),
@@ -152,7 +153,8 @@ class SitePages:
         groups = [(views.type_label(kind), list(group)) for kind, group in by_type]
         return self._render(
             "project.html", Urls.project_page(project_id), project_id, project=project,
-            groups=groups, total=len(listed), counts=_project_counts(listed).get(project_id, {}),
+            groups=groups, total=len(listed),
+            counts=_project_counts(listed).get(project_id, _NO_RECORDS),
             filters=views.filters(listed, self.config, ("status", "tag")))
 
     def record(self, record_id: str) -> tuple[str, str]:
@@ -198,6 +200,9 @@ class SitePages:
         # 404.html is served in place of any missing URL, where relative links would resolve
         # against that URL: it links from the server root (`base`) instead.
         return self._render("404.html", NOT_FOUND_PAGE, "404", server_paths=True)
+
+
+_NO_RECORDS = {"records": 0, "current": 0, "open": 0}
 
 
 def _project_counts(listed: Sequence[views.Row] | Any) -> dict[str, dict[str, int]]:
