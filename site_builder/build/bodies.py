@@ -1,5 +1,8 @@
 """Every record body rendered once: in parallel worker processes, and cached on disk.
 
+Workers receive each body with the little they need to render it (its page, its source path
+and the table of record pages that link rewriting uses), never the loaded archive.
+
 A rendered body is stored under `<root>/.site-builder/cache/bodies/` keyed by what decides its
 HTML: the record's id and body, how each of its links resolves, and an environment hash
 (site-builder and renderer versions, the rendering code, templates, theme and site.yml). A
@@ -22,10 +25,11 @@ from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
 from site_builder.build import links as links_module
 from site_builder.build import markdown as markdown_module
-from site_builder.build.links import SourceLinks
+from site_builder.build.links import Origin, SourceLinks
 from site_builder.build.markdown import BodyRenderer, RenderedBody, TocEntry
-from site_builder.build.parallel import fork_map
+from site_builder.build.parallel import process_map
 from site_builder.build.theme import builtin_folder
+from site_builder.build.urls import Urls
 
 CACHE_FORMAT = "1"
 _RENDERER_PACKAGES = ("markdown", "pygments", "pymdown-extensions", "nh3")
@@ -167,28 +171,38 @@ class RenderedBodies(Mapping[str, RenderedBody]):
 
 # ---- rendering ------------------------------------------------------------------------------
 
+# (record id, cache key, page, source path, body): everything rendering one body needs.
+Job = tuple[str, str, str, str, str]
+
 
 class _Worker:
-    """Renders (record id, cache key) pairs; each process builds its own renderer on first
-    use and reuses it for every record it gets."""
+    """Renders jobs with one renderer and stores them in the cache, if there is one."""
 
-    def __init__(self, archive: Archive, cache: BodyCache | None) -> None:
-        self.archive = archive
+    def __init__(self, pages: dict[str, str], cache: BodyCache | None) -> None:
+        self.renderer = BodyRenderer(SourceLinks(pages))
         self.cache = cache
-        self._renderer: BodyRenderer | None = None
-        self._pid = 0
 
-    def __call__(self, job: tuple[str, str]) -> tuple[str, RenderedBody | None]:
-        """Render one body; store it and return (id, None), or return it without a cache."""
-        if self._renderer is None or self._pid != os.getpid():
-            self._renderer, self._pid = BodyRenderer(SourceLinks(self.archive)), os.getpid()
-        record_id, key = job
-        record = self.archive.by_id[record_id]
-        body = self._renderer.render(record, self.archive.body(record))
+    def __call__(self, job: Job) -> tuple[str, RenderedBody | None]:
+        record_id, key, page, path, body = job
+        rendered = self.renderer.render(Origin(page, Path(path)), body)
         if self.cache is None:
-            return record_id, body
-        self.cache.store(key, body)
+            return record_id, rendered
+        self.cache.store(key, rendered)
         return record_id, None
+
+
+# The worker of this process: set up once per process by `_start`, used for every job.
+_worker: _Worker | None = None
+
+
+def _start(pages: dict[str, str], cache: BodyCache | None) -> None:
+    global _worker
+    _worker = _Worker(pages, cache)
+
+
+def _render(job: Job) -> tuple[str, RenderedBody | None]:
+    assert _worker is not None, "process_map runs _start first"
+    return _worker(job)
 
 
 def render_bodies(archive: Archive, cache: BodyCache | None, jobs: int | None = None,
@@ -198,22 +212,23 @@ def render_bodies(archive: Archive, cache: BodyCache | None, jobs: int | None = 
 
     Returns the bodies by record id and how many were rendered or read from the cache.
     """
-    resolve = SourceLinks(archive)
+    links = SourceLinks.of(archive)
     keys: dict[str, str] = {}
-    todo: list[tuple[str, str]] = []
+    todo: list[Job] = []
     for record in archive.records:
-        key = (cache.key(record, archive.body(record), resolve.signature(record))
-               if cache else record.id)
+        body = archive.body(record)
+        key = cache.key(record, body, links.signature(record, body)) if cache else record.id
         keys[record.id] = key
         if cache is None or not cache.has(key):
-            todo.append((record.id, key))
+            todo.append((record.id, key, Urls.record_page(record), str(record.path), body))
     # Longest bodies first, so no worker is left with a long one at the end.
-    todo.sort(key=lambda job: -len(archive.body(archive.by_id[job[0]])))
+    todo.sort(key=lambda job: -len(job[4]))
     memory: dict[str, RenderedBody] = {}
-    results = fork_map(_Worker(archive, cache), todo, jobs)
-    for done, (record_id, body) in enumerate(results, start=1):
-        if body is not None:
-            memory[record_id] = body
+    pages = {str(r.path): Urls.record_page(r) for r in archive.records}
+    results = process_map(_render, todo, jobs, initializer=_start, initargs=(pages, cache))
+    for done, (record_id, rendered) in enumerate(results, start=1):
+        if rendered is not None:
+            memory[record_id] = rendered
         if progress and done % 64 == 0:
             progress(done, len(todo))
     stats = BodyStats(rendered=len(todo), cached=len(keys) - len(todo))

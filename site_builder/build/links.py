@@ -36,7 +36,28 @@ class Resolved:
     asset: bool = False
 
 
-LinkResolver = Callable[[Record, str], Resolved | None]
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a body comes from: its record's page (`<id>/index.html`) and source file.
+
+    All that rendering a body needs to know about its record, small enough to send to a
+    worker process.
+    """
+
+    page: str
+    path: Path
+
+    @classmethod
+    def of(cls, record: Record) -> Origin:
+        return cls(Urls.record_page(record), record.path)
+
+    @property
+    def content_root(self) -> Path:
+        """The content folder the record was loaded from (`<root>/<project>/<type>/<file>`)."""
+        return self.path.parents[2]
+
+
+LinkResolver = Callable[[Origin, str], Resolved | None]
 
 # `href`/`src` attributes in raw HTML, with the value in double or single quotes.
 _RAW_LINK = re.compile(r"""(\s(?:href|src)\s*=\s*)(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
@@ -48,25 +69,30 @@ def content_root(record: Record) -> Path:
 
 
 class SourceLinks:
-    """Resolves links written in bodies against one archive (a LinkResolver)."""
+    """Resolves links written in bodies (a LinkResolver), knowing only where each record's
+    source file is and where its page goes."""
 
-    def __init__(self, archive: Archive) -> None:
-        self._archive = archive
+    def __init__(self, pages: dict[str, str]) -> None:
+        """`pages` maps each record's source path (as a string) to its page path."""
+        self._pages = pages
         self._files: dict[Path, bool] = {}
 
-    def __call__(self, record: Record, target: str) -> Resolved | None:
-        """Where `target`, written in `record`'s body, points in the output; None when the
-        link is not to a record or a publishable file, and stays as written."""
+    @classmethod
+    def of(cls, archive: Archive) -> SourceLinks:
+        return cls({str(r.path): Urls.record_page(r) for r in archive.records})
+
+    def __call__(self, origin: Origin, target: str) -> Resolved | None:
+        """Where `target`, written in the body from `origin`, points in the output; None when
+        the link is not to a record or a publishable file, and stays as written."""
         if not target or not is_local(target):
             return None
-        path = local_path(record.path, target)
+        path = local_path(origin.path, target)
         _, suffix = split_target(target)
-        other = self._archive.record_at(path)
-        if other is not None:
-            return Resolved(Urls.record_page(other), suffix)
-        root = content_root(record)
+        page = self._pages.get(str(path))
+        if page is not None:
+            return Resolved(page, suffix)
         try:
-            inside = path.relative_to(root)
+            inside = path.relative_to(origin.content_root)
         except ValueError:
             return None  # files outside the content folder are never published
         if (path.suffix == ".md" or any(part.startswith(".") for part in inside.parts)
@@ -80,17 +106,17 @@ class SourceLinks:
             known = self._files[path] = path.is_file()
         return known
 
-    def signature(self, record: Record) -> tuple[tuple[str, str], ...]:
+    def signature(self, record: Record, body: str) -> tuple[tuple[str, str], ...]:
         """How every local link of `record` resolves: part of its render-cache key, so a body
         is rendered again when a record or file it links to appears, moves or goes."""
         targets = [link.target for link in record.links]
-        body = self._archive.body(record)
         if "<" in body:  # raw HTML links (`<img src=…>`) are rewritten too
             targets += [html.unescape(m.group(2) if m.group(2) is not None else m.group(3))
                         for m in _RAW_LINK.finditer(body)]
+        origin = Origin.of(record)
         out = []
         for target in targets:
-            resolved = self(record, target)
+            resolved = self(origin, target)
             out.append((target, "" if resolved is None else
                         f"{resolved.path}{resolved.suffix}{'+' if resolved.asset else ''}"))
         return tuple(out)
@@ -99,22 +125,23 @@ class SourceLinks:
 # ---- the Python-Markdown extension --------------------------------------------------------
 
 class _Document:
-    """Per-document state: the record being rendered and the assets its links need."""
+    """Per-document state: where the body being rendered comes from, and the assets its
+    links need."""
 
     def __init__(self) -> None:
-        self.record: Record | None = None
+        self.origin: Origin | None = None
         self.assets: dict[str, None] = {}
 
 
 def _rewrite(resolve: LinkResolver, state: _Document, value: str) -> str | None:
-    if state.record is None:
+    if state.origin is None:
         return None
-    resolved = resolve(state.record, value)
+    resolved = resolve(state.origin, value)
     if resolved is None:
         return None
     if resolved.asset:
         state.assets[resolved.path] = None
-    return Urls.relative(Urls.record_page(state.record), resolved.path) + resolved.suffix
+    return Urls.relative(state.origin.page, resolved.path) + resolved.suffix
 
 
 class SourceLinkTreeprocessor(Treeprocessor):
@@ -162,7 +189,7 @@ class RawHtmlLinkPostprocessor(Postprocessor):
 class SourceLinkExtension(Extension):
     """Rewrites links between source files to page URLs, and collects linked assets.
 
-    Call `start(record)` before converting a record's body and `finish()` after; `finish`
+    Call `start(origin)` before converting a record's body and `finish()` after; `finish`
     returns the output paths of the assets the body linked to, in order of first use.
     """
 
@@ -181,11 +208,11 @@ class SourceLinkExtension(Extension):
             RawHtmlLinkPostprocessor(md, self.resolve, self.state), "source_links_raw", 35)
 
     def reset(self) -> None:
-        self.state.record = None
+        self.state.origin = None
         self.state.assets = {}
 
-    def start(self, record: Record) -> None:
-        self.state.record = record
+    def start(self, origin: Origin) -> None:
+        self.state.origin = origin
         self.state.assets = {}
 
     def finish(self) -> tuple[str, ...]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -21,7 +20,7 @@ from markdown.extensions.toc import slugify_unicode
 from pygments.formatters import HtmlFormatter
 
 from site_builder.archive.records import Record
-from site_builder.build.links import LinkResolver, SourceLinkExtension
+from site_builder.build.links import LinkResolver, Origin, SourceLinkExtension
 
 HIGHLIGHT_CLASS = "highlight"
 LIGHT_STYLE = "default"
@@ -186,11 +185,13 @@ class BodyRenderer:
         self._md = markdown.Markdown(extensions=extensions, extension_configs=configs,
                                      output_format="html")
 
-    def render(self, record: Record, body: str) -> RenderedBody:
-        """The body of `record` as sanitised HTML, its headings and the assets it links to."""
+    def render(self, source: Record | Origin, body: str) -> RenderedBody:
+        """`body` (of a record, or from the given origin) as sanitised HTML, its headings and
+        the assets it links to."""
+        origin = source if isinstance(source, Origin) else Origin.of(source)
         md = self._md
         md.reset()
-        self._links.start(record)
+        self._links.start(origin)
         try:
             converted = md.convert(body)
             tokens = md.toc_tokens  # type: ignore[attr-defined]
@@ -208,6 +209,6 @@ def _flatten(tokens: list[dict[str, Any]]) -> list[TocEntry]:
     return out
 
 
-def render_body(record: Record, body: str, resolve: Callable[[Record, str], Any]) -> RenderedBody:
-    """Render one body with a fresh renderer (for tests and one-off use; the build reuses one)."""
+def render_body(record: Record, body: str, resolve: LinkResolver) -> RenderedBody:
+    """Render one body with a fresh renderer (for one-off use; the build reuses one)."""
     return BodyRenderer(resolve).render(record, body)

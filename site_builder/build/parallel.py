@@ -1,10 +1,9 @@
-"""`fork_map`: run a function over many items on every core, in forked worker processes.
+"""`process_map`: run a function over many items in worker processes, on every core.
 
-Workers are forked after the caller has built whatever the function needs (the loaded
-archive, a template environment), so each worker starts with it already in memory and loads
-nothing again; only the items and the results cross between processes. Where `fork` is not
-available, or there is too little work to pay for starting processes, the items are simply
-mapped in this process.
+Workers are started fresh (spawned), not forked: a forked worker's resident memory counts
+everything its parent had loaded, so two forked workers after loading a 10,000-record
+archive tripled the build's memory. A spawned worker holds only the modules it imports and
+what its initializer builds from small, picklable arguments; the items carry the rest.
 """
 
 from __future__ import annotations
@@ -19,12 +18,9 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
-# Below this many items, starting worker processes costs more than it saves.
-PARALLEL_FROM = 32
-
-# The function of the current fork_map, inherited by its forked workers. Set only while a
-# pool runs, by the process that starts the pool.
-_task: Callable[[Any], Any] | None = None
+# Below this many items, starting worker processes (about half a second each, to import
+# Markdown and Pygments) costs more than it saves.
+PARALLEL_FROM = 200
 
 
 def default_jobs() -> int:
@@ -35,35 +31,37 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _run(batch: list[Any]) -> list[Any]:
-    assert _task is not None, "set by fork_map before the pool forks"
-    return [_task(item) for item in batch]
+def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None = None,
+                initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = (),
+                ) -> Iterator[R]:
+    """`function(item)` for every item, in order, computed by `jobs` worker processes
+    (default: one per CPU), each set up once by `initializer(*initargs)`.
 
-
-def fork_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None = None,
-             ) -> Iterator[R]:
-    """`function(item)` for every item, in order, computed by `jobs` forked processes
-    (default: one per CPU). Results are yielded as they arrive; an exception in a worker is
-    raised here. `function` may use anything that exists when fork_map is called."""
-    global _task
+    `function` and `initializer` must be module-level functions; items, `initargs` and
+    results must pickle. With one job or fewer than PARALLEL_FROM items, everything runs in
+    this process instead. Results are yielded as they arrive; an exception in a worker is
+    raised here, and stopping early drops the work not started yet.
+    """
     jobs = jobs or default_jobs()
-    if (jobs < 2 or len(items) < PARALLEL_FROM
-            or "fork" not in multiprocessing.get_all_start_methods()):
+    if jobs < 2 or len(items) < PARALLEL_FROM:
+        if initializer is not None:
+            initializer(*initargs)
         yield from map(function, items)
         return
     # Small batches keep every worker busy to the end; batches at all keep the number of
     # messages between processes low.
     size = max(1, min(64, math.ceil(len(items) / (jobs * 8))))
-    batches = [list(items[start:start + size]) for start in range(0, len(items), size)]
-    if _task is not None:
-        raise RuntimeError("fork_map cannot be nested")
-    _task = function
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+    batches = [(function, list(items[start:start + size]))
+               for start in range(0, len(items), size)]
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=initializer, initargs=initargs)
     try:
         for batch in pool.map(_run, batches):
             yield from batch
     finally:
-        _task = None
-        # When the caller stops early (an error while writing), queued batches are dropped
-        # instead of being rendered for nothing.
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run(batch: tuple[Callable[[Any], Any], list[Any]]) -> list[Any]:
+    function, items = batch
+    return [function(item) for item in items]

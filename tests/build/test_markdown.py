@@ -9,7 +9,7 @@ from site_builder.build.markdown import BodyRenderer, TocEntry, highlight_css, s
 
 def render(archive: Archive, reference: str, body: str | None = None):
     record = archive.get(reference)
-    return BodyRenderer(SourceLinks(archive)).render(record, record.body if body is None
+    return BodyRenderer(SourceLinks.of(archive)).render(record, record.body if body is None
                                                      else body)
 
 
@@ -89,7 +89,7 @@ def test_links_that_are_not_source_files_stay_as_written(archive: Archive) -> No
 
 
 def test_one_renderer_renders_many_bodies_without_leaking_state(archive: Archive) -> None:
-    renderer = BodyRenderer(SourceLinks(archive))
+    renderer = BodyRenderer(SourceLinks.of(archive))
     record = archive.get("platform/adr/2")
     first = renderer.render(record, record.body)
     renderer.render(archive.get("platform/adr/3"), archive.get("platform/adr/3").body)

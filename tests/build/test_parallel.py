@@ -1,4 +1,4 @@
-"""parallel.fork_map: the same answers as map(), computed in forked worker processes."""
+"""parallel.process_map: the same answers as map(), computed in worker processes."""
 
 from __future__ import annotations
 
@@ -6,28 +6,47 @@ import os
 
 import pytest
 
-from site_builder.build.parallel import PARALLEL_FROM, fork_map
+from site_builder.build import parallel
+from site_builder.build.parallel import process_map
+
+_offset = 0
 
 
-def test_results_come_back_in_order_from_other_processes() -> None:
-    table = {n: n * n for n in range(200)}  # built before the fork, never pickled
-    results = list(fork_map(lambda n: (table[n], os.getpid()), range(200), jobs=2))
-    assert [square for square, _ in results] == [n * n for n in range(200)]
+def _set_offset(offset: int) -> None:
+    global _offset
+    _offset = offset
+
+
+def _shifted(n: int) -> tuple[int, int]:
+    return n + _offset, os.getpid()
+
+
+def _fails_at_150(n: int) -> int:
+    if n == 150:
+        raise ValueError("record 150 cannot be rendered")
+    return n
+
+
+@pytest.fixture
+def small_batches_in_parallel(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 10)
+
+
+@pytest.mark.usefixtures("small_batches_in_parallel")
+def test_results_come_back_in_order_from_initialised_workers() -> None:
+    results = list(process_map(_shifted, range(200), jobs=2, initializer=_set_offset,
+                               initargs=(1000,)))
+    assert [value for value, _ in results] == [n + 1000 for n in range(200)]
     assert os.getpid() not in {pid for _, pid in results}
+    assert _offset == 0  # the initializer ran in the workers only
 
 
 def test_little_work_stays_in_this_process() -> None:
-    pids = set(fork_map(lambda _: os.getpid(), range(PARALLEL_FROM - 1), jobs=2))
-    assert pids == {os.getpid()}
-    assert set(fork_map(lambda _: os.getpid(), range(100), jobs=1)) == {os.getpid()}
+    results = list(process_map(_shifted, range(parallel.PARALLEL_FROM - 1), jobs=2))
+    assert {pid for _, pid in results} == {os.getpid()}
 
 
+@pytest.mark.usefixtures("small_batches_in_parallel")
 def test_an_error_in_a_worker_is_raised_here() -> None:
-    def check(n: int) -> int:
-        if n == 150:
-            raise ValueError("record 150 cannot be rendered")
-        return n
-
     with pytest.raises(ValueError, match="record 150"):
-        list(fork_map(check, range(200), jobs=2))
-    assert list(fork_map(abs, range(40), jobs=2)) == list(range(40))  # usable again
+        list(process_map(_fails_at_150, range(200), jobs=2))
