@@ -176,7 +176,7 @@ class SitePages:
         groups = [(views.type_label(kind), list(group)) for kind, group in by_type]
         return self._render(
             "project.html", Urls.project_page(project_id), project_id, project=project,
-            groups=groups, total=len(listed),
+            groups=groups, total=len(listed), listing=True,
             counts=_project_counts(listed).get(project_id, _NO_RECORDS),
             filters=views.filters(listed, self.config, ("status", "tag")))
 
@@ -202,7 +202,7 @@ class SitePages:
         yield self._render("tags.html", Urls.TAGS_PAGE, "tags", tags=index)
         for tag, _ in index:
             listed = by_tag[tag.slug]
-            yield self._render("tag.html", tag.page, "tags", tag=tag, rows=listed,
+            yield self._render("tag.html", tag.page, "tags", tag=tag, rows=listed, listing=True,
                                filters=views.filters(listed, self.config, ("project", "status")))
 
     def timeline(self) -> tuple[str, str]:
@@ -211,6 +211,7 @@ class SitePages:
                  itertools.groupby(listed, key=lambda r: r.summary["date"][:4])]
         return self._render(
             "timeline.html", Urls.TIMELINE_PAGE, "timeline", years=years, total=len(listed),
+            listing=True,
             filters=views.filters(listed, self.config, ("project", "status", "tag")))
 
     def search(self) -> tuple[str, str]:

@@ -223,9 +223,11 @@ def test_status_filter_hides_and_shows_rows(site: Site, browser: Browser) -> Non
     page.get_by_role("button", name="Clear").click()
     page.wait_for_function(f"document.querySelectorAll('[data-filterable] > li:not([hidden])')"
                            f".length === {total}")
-    # The filtered view has an address of its own.
+    # The filtered view has an address of its own, and is revealed only once filtered.
     page.goto(f"{site.url}timeline/?status=proposed")
     assert visible_rows(page) == proposed
+    assert page.evaluate("document.documentElement.className") == ""
+    assert page.locator("main").is_visible()
     assert problems.console == []
 
 
