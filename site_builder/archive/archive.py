@@ -7,11 +7,12 @@ the query layer, the site build and the MCP server only read it.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from site_builder.archive.bulk import paused_gc
 from site_builder.archive.findings import Finding
 from site_builder.archive.records import Record
 from site_builder.archive.schedule import add_interval, parse_every
@@ -54,12 +55,14 @@ class LookupFailed(LookupError):
     """An id, short id, ref or slug that names no record, or more than one."""
 
 
-def _lookup_keys(record: Record) -> Iterable[str]:
-    yield record.id.lower()
-    yield record.short_id.lower()
-    yield f"{record.project}/{record.type}/{int(record.number)}".lower()
-    yield record.ref.lower()
-    yield record.slug.lower()
+def _lookup_keys(record: Record) -> set[str]:
+    """Every lowercased form that names `record`: id, short ids, refs and slug."""
+    folder = f"{record.project}/{record.type}/".lower()
+    prefix = f"{record.project}-{record.type}-".lower()
+    number, slug = record.number, record.slug.lower()
+    unpadded = str(int(number))
+    return {folder + slug, folder + number, folder + unpadded, prefix + number,
+            prefix + unpadded, slug}
 
 
 def _project_sort_key(project: Project) -> tuple[int, int, str]:
@@ -70,7 +73,9 @@ class Archive:
     """The records of one archive (drafts never included), newest first, and what they imply.
 
     `bodies`, when given, supplies record bodies lazily (remote mode reads them from the
-    published site); otherwise a record's own `body` is used.
+    published site); otherwise a record's own `body` is used. `all_bodies`, when given,
+    supplies every body at once, keyed by id (remote mode: one read of llms-full.txt rather
+    than one request per record), for text search.
     """
 
     def __init__(
@@ -80,6 +85,7 @@ class Archive:
         records: Iterable[Record],
         findings: Iterable[Finding] = (),
         bodies: Callable[[Record], str] | None = None,
+        all_bodies: Callable[[], Mapping[str, str]] | None = None,
     ) -> None:
         self.config = config
         self.records: tuple[Record, ...] = tuple(
@@ -88,10 +94,11 @@ class Archive:
             sorted(projects.items(), key=lambda item: _project_sort_key(item[1])))
         self._load_findings: tuple[Finding, ...] = tuple(findings)
         self._bodies = bodies
+        self._all_bodies = all_bodies
         self.by_id: dict[str, Record] = {r.id: r for r in self.records}
         self._keys: dict[str, list[str]] = {}
         for record in self.records:
-            for key in dict.fromkeys(_lookup_keys(record)):
+            for key in _lookup_keys(record):
                 self._keys.setdefault(key, []).append(record.id)
         self.superseded_by: dict[str, str] = self._derive_superseded_by()
 
@@ -104,7 +111,9 @@ class Archive:
         """
         from site_builder.archive.checks import cross_check  # checks reads Archive
 
-        return tuple(sorted([*self._load_findings, *cross_check(self)],
+        with paused_gc():
+            found = cross_check(self)
+        return tuple(sorted([*self._load_findings, *found],
                             key=lambda f: (str(f.path), f.line, f.message)))
 
     @property
@@ -141,6 +150,20 @@ class Archive:
     def body(self, record: Record) -> str:
         """The Markdown body of `record` (fetched lazily in remote mode)."""
         return self._bodies(record) if self._bodies is not None else record.body
+
+    def all_bodies(self) -> Mapping[str, str]:
+        """Every record's body keyed by id, read at once.
+
+        The same mapping object comes back until the bodies change, so callers may memoise
+        what they derive from it. Raises whatever the `all_bodies` supplier raises.
+        """
+        if self._all_bodies is not None:
+            return self._all_bodies()
+        return self._own_bodies
+
+    @cached_property
+    def _own_bodies(self) -> Mapping[str, str]:
+        return {record.id: self.body(record) for record in self.records}
 
     # ---- lineage -------------------------------------------------------------------------
 

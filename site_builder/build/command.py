@@ -8,9 +8,6 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from site_builder.build.output import OutputError
-from site_builder.build.site import BuildRefused, UnsafeOutput, build_site
-
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
 
 
@@ -40,6 +37,10 @@ class ProgressLine:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    # Imported here: the build machinery (Markdown, Jinja2, Pygments) takes a quarter of a
+    # second to import, and every other command (the MCP server first) starts without it.
+    from site_builder.build.output import OutputError
+    from site_builder.build.site import BuildRefused, UnsafeOutput, build_site
     from site_builder.cli import find_root, report
 
     root = find_root(args.root)
