@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.loader import load_archive
-from site_builder.build.search import terms
+from site_builder.build.search import SearchIndex, terms
 from site_builder.build.site import build_site
 from tests.conftest import EXAMPLE_SITE, TEST_OUTPUT
 
@@ -206,6 +206,22 @@ def test_search_ranks_title_matches_first_and_says_when_nothing_matches(
     status = page.locator("[data-search-status]")
     status.filter(has_text="No records match").wait_for()
     assert page.locator("[data-search-results] > li").count() == 0
+
+
+def test_search_shows_twenty_results_then_more_on_request(site: Site, browser: Browser) -> None:
+    # "the " with a space: a whole word, not a prefix, so the index says how many match.
+    holding = SearchIndex(site.archive).documents["the"]
+    assert holding > 20
+    page, problems = open_page(browser)
+    page.goto(f"{site.url}search.html?q=the+")
+    results = page.locator("[data-search-results] > li")
+    results.nth(19).wait_for()
+    assert results.count() == 20
+    page.get_by_role("button", name="Show more results").click()
+    results.nth(holding - 1).wait_for()
+    assert results.count() == holding
+    assert not page.get_by_role("button", name="Show more results").is_visible()
+    assert problems.console == [] and problems.failed == []
 
 
 def test_status_filter_hides_and_shows_rows(site: Site, browser: Browser) -> None:
