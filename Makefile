@@ -22,7 +22,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,search]'
+	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@
 
 site: $(STAMP)

@@ -217,6 +217,14 @@ def test_projects_without_a_project_file_are_named_after_their_folder(site: Path
     assert '<a href="core/">Core</a>' in home
 
 
+def test_a_project_without_records_still_gets_a_card_and_a_page(site: Path) -> None:
+    home = (site / "index.html").read_text("utf-8")
+    assert '<a href="empty/">Empty</a>' in home
+    page = (site / "empty/index.html").read_text("utf-8")
+    assert "No records in this project yet." in page
+    assert "<strong>0</strong> records" in page
+
+
 def test_tag_pages_list_their_records(site: Path) -> None:
     index = (site / "tags/index.html").read_text("utf-8")
     assert '<a class="tag tag--large" href="storage/">storage <span class="count">4</span>' in index
