@@ -165,11 +165,11 @@ _FLOW_KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]*): +")
 
 def _simple_flow(inner: str, plain: Plain) -> list[Any]:
     """`a, b, c` of a `[a, b, c]` without quotes or brackets, as `_flow` would read it."""
+    if not inner.strip(" "):
+        return []
     items = [item.strip(" ") for item in inner.split(",")]
     if len(items) > 1 and not items[-1]:
-        items.pop()  # a trailing comma
-    if items == [""]:
-        return []
+        items.pop()  # a trailing comma; any other empty item is declined by _plain_flow
     return [plain(_plain_flow(item)) for item in items]
 
 

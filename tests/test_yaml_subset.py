@@ -207,12 +207,14 @@ def documents(draw: st.DrawFn) -> str:
     return "\n".join(lines) + draw(st.sampled_from(["\n", "", "\n\n"]))
 
 
-@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 @example("a: 1\nb: [x, 'y''z', \"w\"]\nc:\n  - 2026-01-05\n  - no\n")
 @example("k:\n  x: 1\n  y: 2026-13-45\n")
 @example("a: [x, y\nb: 1\n")
 @example("a: [x,\nb: 1\n")
+@example("a: [, ]\n")
+@example("a: [,]\nb: [x, , y]\nc: [ ]\nd: [x,]\n")
 def test_generated_front_matter_agrees_with_pyyaml(text: str) -> None:
     assert_agrees(text)
 
@@ -230,11 +232,11 @@ def test_the_generator_mostly_produces_accepted_documents() -> None:
     """Guard against a generator so wild that the property above only checks declines."""
     accepted = 0
 
-    @settings(max_examples=200, deadline=None, database=None)
+    @settings(max_examples=120, deadline=None, database=None)
     @given(documents())
     def count(text: str) -> None:
         nonlocal accepted
         accepted += fast(text) is not None
 
     count()
-    assert accepted >= 60
+    assert accepted >= 36

@@ -84,6 +84,7 @@
     form.addEventListener("submit", function (event) { event.preventDefault(); });
     form.hidden = false;
     apply(false);
+    document.documentElement.classList.remove("filters-pending");
   }
 
   // ---- search ---------------------------------------------------------------------------------

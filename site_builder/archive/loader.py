@@ -27,6 +27,9 @@ from site_builder.sources.resolve import content_roots as resolve_content_roots
 __all__ = ["ContentRoot", "LoaderCache", "load_archive", "reload_records"]
 
 PROJECT_FILE = "_project.yml"
+# Top-level folders of the built site that are not projects (build/urls.py lays out the tag
+# and timeline pages and the theme assets there): a project of the same name would collide.
+SITE_FOLDERS = frozenset({"assets", "tags", "timeline"})
 _PROJECT_KEYS = {"name", "description", "owners", "order", "fields"}
 
 
@@ -211,6 +214,10 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
                                                (content, folder)))
                 continue
             owners[project_id] = (content, folder)
+            if project_id in SITE_FOLDERS:
+                findings.append(Finding(folder, 1, "error", (
+                    f"project folder '{project_id}' has the name of the site's own "
+                    f"{project_id}/ pages; rename the folder")))
             project, project_findings = _load_project(folder / PROJECT_FILE, folder, config,
                                                       cache)
             projects[project_id] = project

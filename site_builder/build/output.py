@@ -7,7 +7,7 @@ differ from the previous output are staged; `commit()` renames them into place a
 files the new build no longer writes. Unchanged files are never touched, so they keep their
 mtime (rsync, `serve` and static hosts see no change), and a rebuild that changes nothing does
 no file-system writes at all. Swapping whole trees instead would cost a hard link per file
-plus deleting the old tree, which on a busy disk took longer than the build (build/adr/0013).
+plus deleting the old tree, which on a busy disk took longer than the build (build/adr/0015).
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ every file to `write`, so it never touches the disk itself.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from functools import cached_property, partial
@@ -74,10 +75,15 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
 
 @jinja2.pass_context
 def _link(context: jinja2.runtime.Context, target: str) -> str:
-    """A link from the page being rendered to site path `target`."""
+    """A link from the page being rendered to site path `target`, percent-encoded."""
     if context["server_paths"]:
-        return encode_path(context["urls"].site_path(target))
-    return encode_path(Urls.relative(context["here"], target))
+        return context["urls"].site_path(_encoded(target))
+    return Urls.relative(context["here"], _encoded(target))
+
+
+# Encoding a path keeps its segments, so the relative link between two encoded paths is the
+# encoded relative link; and a site links to the same few thousand paths again and again.
+_encoded = functools.lru_cache(maxsize=1 << 16)(encode_path)
 
 
 class SitePages:
@@ -108,6 +114,7 @@ class SitePages:
             "css": published["site.css"], "js": published["site.js"],
             "favicon": published["favicon.svg"],
         }
+        self._nav_cache: dict[tuple[int, str, bool], dict[str, str]] = {}
 
     def theme_files(self) -> Iterator[tuple[str, bytes]]:
         """(site path, bytes) of every theme file."""
@@ -150,16 +157,33 @@ class SitePages:
 
     def _render(self, template: str, here: str, section: str, **context: Any) -> tuple[str, str]:
         context.setdefault("server_paths", False)
-        markdown_copy = context.pop("markdown_copy", "llms.txt")
-        links = {**self.site_wide, "markdown": markdown_copy}
-        if context["server_paths"]:
-            nav = {key: encode_path(self.urls.site_path(path)) for key, path in links.items()}
-        else:
-            nav = {key: encode_path(Urls.relative(here, path)) for key, path in links.items()}
-        canonical = self.urls.absolute(encode_path(here))
+        nav = dict(self._site_wide_links(here, context["server_paths"]))
+        nav["markdown"] = self._one_link(here, context.pop("markdown_copy", "llms.txt"),
+                                         context["server_paths"])
+        canonical = self.urls.absolute(_encoded(here))
         html = self.theme.template(template).render(
             here=here, section=section, canonical=canonical, nav=nav, **context)
         return here, html
+
+    def _one_link(self, here: str, target: str, server_paths: bool) -> str:
+        if server_paths:
+            return self.urls.site_path(_encoded(target))
+        return Urls.relative(_encoded(here), _encoded(target))
+
+    def _site_wide_links(self, here: str, server_paths: bool) -> dict[str, str]:
+        """The links every page has (navigation, assets, agent files) for the page `here`.
+
+        They depend only on how deep the page is and on its first folder (the only one it
+        can share with a site-wide target), so one computation serves thousands of pages.
+        """
+        parts = here.split("/")
+        key = (len(parts), parts[0] if len(parts) > 1 else "", server_paths)
+        found = self._nav_cache.get(key)
+        if found is None:
+            found = self._nav_cache[key] = {
+                name: self._one_link(here, path, server_paths)
+                for name, path in self.site_wide.items()}
+        return found
 
     def home(self) -> tuple[str, str]:
         records = self.archive.records
@@ -183,7 +207,7 @@ class SitePages:
         groups = [(views.type_label(kind), list(group)) for kind, group in by_type]
         return self._render(
             "project.html", Urls.project_page(project_id), project_id, project=project,
-            groups=groups, total=len(listed),
+            groups=groups, total=len(listed), listing=True,
             counts=_project_counts(listed).get(project_id, _NO_RECORDS),
             filters=views.filters(listed, self.config, ("status", "tag")))
 
@@ -229,7 +253,7 @@ class SitePages:
     def tag(self, slug: str) -> tuple[str, str]:
         tag = next(t for t in self._tags if t.slug == slug)
         listed = self._tagged[slug]
-        return self._render("tag.html", tag.page, "tags", tag=tag, rows=listed,
+        return self._render("tag.html", tag.page, "tags", tag=tag, rows=listed, listing=True,
                             filters=views.filters(listed, self.config, ("project", "status")))
 
     def timeline(self) -> tuple[str, str]:
@@ -238,6 +262,7 @@ class SitePages:
                  itertools.groupby(listed, key=lambda r: r.summary["date"][:4])]
         return self._render(
             "timeline.html", Urls.TIMELINE_PAGE, "timeline", years=years, total=len(listed),
+            listing=True,
             filters=views.filters(listed, self.config, ("project", "status", "tag")))
 
     def search(self) -> tuple[str, str]:

@@ -52,6 +52,8 @@ class Urls:
     def tag_page(tag: str) -> str:
         return f"tags/{tag_slug(tag)}/index.html"
 
+    # These folders are reserved: archive.loader.SITE_FOLDERS makes `check` refuse projects
+    # with their names.
     TAGS_PAGE = "tags/index.html"
     TIMELINE_PAGE = "timeline/index.html"
     HOME_PAGE = "index.html"

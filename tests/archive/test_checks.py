@@ -120,6 +120,10 @@ EXPECTED: dict[str, list[Row]] = {
         (f"{P_ADR}/old/0002-nested.md", 1, "error", NOT_BUILT),
         ("content/p/notes.md", 1, "error", NOT_BUILT),
     ],
+    "reserved-project": [
+        ("content/tags", 1, "error",
+         "project folder 'tags' has the name of the site's own tags/ pages; rename the folder"),
+    ],
     "no-records": [
         ("site.yml", 1, "error", "the archive has no records"),
     ],

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.loader import load_archive
-from site_builder.build.search import terms
+from site_builder.build.search import SearchIndex, terms
 from site_builder.build.site import build_site
 from tests.conftest import EXAMPLE_SITE, TEST_OUTPUT
 
@@ -208,6 +208,22 @@ def test_search_ranks_title_matches_first_and_says_when_nothing_matches(
     assert page.locator("[data-search-results] > li").count() == 0
 
 
+def test_search_shows_twenty_results_then_more_on_request(site: Site, browser: Browser) -> None:
+    # "the " with a space: a whole word, not a prefix, so the index says how many match.
+    holding = SearchIndex(site.archive).documents["the"]
+    assert holding > 20
+    page, problems = open_page(browser)
+    page.goto(f"{site.url}search.html?q=the+")
+    results = page.locator("[data-search-results] > li")
+    results.nth(19).wait_for()
+    assert results.count() == 20
+    page.get_by_role("button", name="Show more results").click()
+    results.nth(holding - 1).wait_for()
+    assert results.count() == holding
+    assert not page.get_by_role("button", name="Show more results").is_visible()
+    assert problems.console == [] and problems.failed == []
+
+
 def test_status_filter_hides_and_shows_rows(site: Site, browser: Browser) -> None:
     page, problems = open_page(browser)
     page.goto(f"{site.url}timeline/")
@@ -223,9 +239,11 @@ def test_status_filter_hides_and_shows_rows(site: Site, browser: Browser) -> Non
     page.get_by_role("button", name="Clear").click()
     page.wait_for_function(f"document.querySelectorAll('[data-filterable] > li:not([hidden])')"
                            f".length === {total}")
-    # The filtered view has an address of its own.
+    # The filtered view has an address of its own, and is revealed only once filtered.
     page.goto(f"{site.url}timeline/?status=proposed")
     assert visible_rows(page) == proposed
+    assert page.evaluate("document.documentElement.className") == ""
+    assert page.locator("main").is_visible()
     assert problems.console == []
 
 

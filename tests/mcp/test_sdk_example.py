@@ -117,17 +117,19 @@ def test_get_record_by_ref_short_id_and_slug_gives_the_markdown_copy(client: Ses
     record = archive.get("build/adr/8")
     assert result.content[0].text == query.markdown_copy(archive, record)
     assert result.content[0].text.startswith("---\nid: \"build/adr/0008-")
-    assert by_id["body"] == record.body and by_id["current"] is True
+    assert by_id["body"] == record.body and by_id["current"] is False  # build/adr/0015 replaced it
 
 
 def test_a_superseded_record_points_at_the_one_in_force(client: Session):
     old = client.answer("get_record", id="build/adr/1")
     assert old["current"] is False and old["status"] == "superseded"
-    assert old["currentRecord"]["id"] == "build/adr/0008-build-beside-the-output-and-swap"
+    assert old["currentRecord"]["id"] == "build/adr/0015-stage-only-changed-files"
     superseded = client.answer("list_superseded")["records"]
     chains = {r["id"]: [c["id"] for c in r["chain"]] for r in superseded}
-    assert chains["build/adr/0001-write-the-site-into-the-output-folder"][-1] == (
-        "build/adr/0008-build-beside-the-output-and-swap")
+    assert chains["build/adr/0001-write-the-site-into-the-output-folder"] == [
+        "build/adr/0004-build-in-a-temp-folder-and-copy",
+        "build/adr/0008-build-beside-the-output-and-swap",
+        "build/adr/0015-stage-only-changed-files"]
 
 
 def test_records_for_paths_answers_the_rfcs_example(client: Session):
@@ -136,10 +138,10 @@ def test_records_for_paths_answers_the_rfcs_example(client: Session):
     assert answer["total"] == 6
     assert {r["id"] for r in answer["current"]} == {
         "build/adr/0009-deterministic-output-and-source-date-epoch",
-        "build/adr/0008-build-beside-the-output-and-swap",
         "build/adr/0002-static-output-on-any-host"}
     assert {r["id"] for r in answer["historical"]} == {
         "build/adr/0012-render-pages-in-parallel-worker-processes",
+        "build/adr/0008-build-beside-the-output-and-swap",
         "build/adr/0004-build-in-a-temp-folder-and-copy",
         "build/adr/0001-write-the-site-into-the-output-folder"}
     nothing = client.answer("records_for_paths", paths=["docs/unrelated.txt"])
