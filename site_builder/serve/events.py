@@ -91,4 +91,10 @@ class Broadcaster:
             self._ready.wait_for(lambda: self._closed or self._number > after, timeout)
             if self._closed:
                 return None
+            if self._messages and self._messages[0].number > after + 1:
+                # Fell behind further than the messages kept: whatever it missed, the page
+                # it feeds may be out of date, so it reloads, and the overlay is sent again.
+                state = {"build": self._build, "all": True}
+                return [Message(self._number, "reload", state),
+                        Message(self._number, "problems", {"problems": self._problems})]
             return [m for m in self._messages if m.number > after]

@@ -133,23 +133,22 @@ class Preview:
         except Exception as exc:  # a template or theme error must not stop the preview
             self._failed(exc)
 
-    def catch_up(self, interrupted: Callable[[], bool]) -> bool:
-        """Write stale files until none is left (True) or `interrupted()` says new changes
-        are waiting (False)."""
+    def catch_up(self, interrupted: Callable[[], bool]) -> None:
+        """Write stale files until none is left or `interrupted()` says new changes are
+        waiting (the rest stays stale)."""
         built = self.built
         if built is None or not built.stale:
-            return True
+            return
         started = time.perf_counter()
         try:
             written = self._write_stale(built, interrupted)
         except Interrupted:
-            return False
-        except Exception as exc:
+            return
+        except Exception as exc:  # a template error: shown; the next good change retries
             built.stale.clear()
             self._failed(exc)
-            return True
+            return
         self._say(f"{len(written)} listing and agent file(s) updated in {_ms(started)}")
-        return True
 
     # ---- rebuilds -----------------------------------------------------------------------------
 

@@ -52,3 +52,4 @@ def test_only_paths_inside_the_site_are_written(path: str) -> None:
         SiteStore().put(path, "x")
     with pytest.raises(ValueError):
         SiteStore().staged().write(path, "x")
+
