@@ -23,8 +23,6 @@ from site_builder.archive.records import Record
 from site_builder.build.links import LinkResolver, Origin, SourceLinkExtension
 
 HIGHLIGHT_CLASS = "highlight"
-LIGHT_STYLE = "default"
-DARK_STYLE = "github-dark"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,43 +102,6 @@ def _checkbox(match: re.Match[str]) -> str:
     if 'checked=""' in tag:
         return '<input type="checkbox" disabled="" checked="" aria-label="done">'
     return '<input type="checkbox" disabled="" aria-label="not done">'
-
-
-# ---- highlighting -------------------------------------------------------------------------
-
-
-@cache
-def highlight_css() -> str:
-    """The stylesheet for highlighted code: `LIGHT_STYLE` by default and `DARK_STYLE` inside
-    `@media (prefers-color-scheme: dark)`. Every token class the light style colours is reset
-    in the dark block first, so no light colour leaks onto the dark background."""
-    light = _rules(LIGHT_STYLE)
-    dark = _rules(DARK_STYLE)
-    resets = sorted({_selector(line) for line in light if _is_token_rule(line)}
-                    - {_selector(line) for line in dark if _is_token_rule(line)})
-    reset_block = ""
-    if resets:
-        reset_block = (f"  {', '.join(resets)} {{ color: inherit; background-color: transparent;"
-                       " font-weight: inherit; font-style: inherit; border: none }\n")
-    light_block = "\n".join(light)
-    dark_block = "\n".join(f"  {line}" for line in dark)
-    return (f"/* Pygments '{LIGHT_STYLE}' (light) and '{DARK_STYLE}' (dark) */\n{light_block}\n"
-            f"@media (prefers-color-scheme: dark) {{\n{reset_block}{dark_block}\n}}\n")
-
-
-def _rules(style: str) -> list[str]:
-    # Only rules under the scope: the unscoped `pre`/line-number rules Pygments adds would
-    # restyle the whole page.
-    defs = HtmlFormatter(style=style).get_style_defs(f".{HIGHLIGHT_CLASS}")
-    return [line for line in defs.splitlines() if line.startswith(f".{HIGHLIGHT_CLASS}")]
-
-
-def _is_token_rule(line: str) -> bool:
-    return line.startswith(f".{HIGHLIGHT_CLASS} .") and "{" in line
-
-
-def _selector(line: str) -> str:
-    return line.split("{", 1)[0].strip()
 
 
 # ---- rendering ----------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from site_builder.archive.archive import Archive
 from site_builder.build.links import SourceLinks
-from site_builder.build.markdown import BodyRenderer, TocEntry, highlight_css, sanitise
+from site_builder.build.markdown import BodyRenderer, TocEntry, sanitise
 
 
 def render(archive: Archive, reference: str, body: str | None = None):
@@ -96,10 +96,3 @@ def test_one_renderer_renders_many_bodies_without_leaking_state(archive: Archive
     again = renderer.render(record, record.body)
     assert again == first
     assert again.assets == ()
-
-
-def test_highlight_css_has_a_light_and_a_dark_style() -> None:
-    css = highlight_css()
-    light, dark = css.split("@media (prefers-color-scheme: dark) {")
-    assert ".highlight .k {" in light and ".highlight .k {" in dark
-    assert not any(line.startswith(("pre", "td", "span")) for line in css.splitlines())
