@@ -8,7 +8,7 @@ from pathlib import Path
 from site_builder.archive.archive import Archive
 from site_builder.archive.findings import Finding
 from site_builder.archive.links import is_local, local_path
-from site_builder.archive.records import Record
+from site_builder.archive.records import FILE_NAME, Record
 
 
 def cross_check(archive: Archive) -> list[Finding]:
@@ -24,10 +24,34 @@ def record_checks(archive: Archive, records: Iterable[Record]) -> list[Finding]:
     """
     findings: list[Finding] = []
     content = _content_folders(archive)
+    broken = _unreadable(archive)
     for record in records:
-        findings.extend(_references(archive, record))
-        findings.extend(_links(archive, record, content))
+        findings.extend(_references(archive, record, broken))
+        findings.extend(_links(archive, record, content, broken))
     return findings
+
+
+def _unreadable(archive: Archive) -> dict[str, Path]:
+    """Record files that exist but could not be read, by every name a reference may use.
+
+    Their own errors are reported at the file; a reference or link to one is not reported
+    again as "missing", so one broken record gives one clear set of lines, not a cascade.
+    """
+    readable = {r.path for r in archive.records}
+    names: dict[str, Path] = {}
+    for finding in archive.load_findings:
+        path = finding.path
+        if finding.level != "error" or path.suffix != ".md" or path in readable:
+            continue
+        match = FILE_NAME.match(path.name)
+        if not match or len(path.parts) < 3:
+            continue
+        project, kind, slug = path.parts[-3], path.parts[-2], path.stem
+        number = match.group(1)
+        for name in (f"{project}/{kind}/{slug}", f"{project}/{kind}/{number}",
+                     f"{project}/{kind}/{int(number)}", f"{project}-{kind}-{number}", slug):
+            names[name.lower()] = path
+    return names
 
 
 def lineage_checks(archive: Archive) -> list[Finding]:
@@ -45,8 +69,10 @@ def lineage_checks(archive: Archive) -> list[Finding]:
     return findings
 
 
-def _references(archive: Archive, record: Record) -> Iterator[Finding]:
-    """References that name no record, several, or the record itself."""
+def _references(archive: Archive, record: Record,
+                broken: dict[str, Path]) -> Iterator[Finding]:
+    """References that name no record, several, or the record itself (a reference to a
+    file in `broken` is left to that file's own errors)."""
     places = [(f"supersedes.{i}", "supersedes", ref) for i, ref in enumerate(record.supersedes)]
     places += [(f"related.{i}", "related", ref) for i, ref in enumerate(record.related)]
     if record.superseded_by:
@@ -59,6 +85,8 @@ def _references(archive: Archive, record: Record) -> Iterator[Finding]:
             message = f"'{key}' refers to the record itself"
         elif found:
             message = f"'{key}' reference \"{reference}\" is ambiguous: {', '.join(found)}"
+        elif reference.strip().lower().removesuffix(".md").strip("/") in broken:
+            continue
         else:
             message = f"'{key}' refers to a missing record: {reference}"
         yield Finding(record.path, record.line_of(place), "error", message)
@@ -71,13 +99,15 @@ def _content_folders(archive: Archive) -> set[Path]:
     return folders
 
 
-def _links(archive: Archive, record: Record, content: set[Path]) -> Iterator[Finding]:
-    """Relative body links to records that do not exist (errors) or to missing files."""
+def _links(archive: Archive, record: Record, content: set[Path],
+           broken: dict[str, Path]) -> Iterator[Finding]:
+    """Relative body links to records that do not exist (errors) or to missing files; a
+    link to a file in `broken` is left to that file's own errors."""
     for link in record.links:
         if not is_local(link.target):
             continue
         target = local_path(record.path, link.target)
-        if archive.record_at(target) is not None:
+        if archive.record_at(target) is not None or target in broken.values():
             continue
         line = record.body_line + link.line - 1
         if target.suffix == ".md" and any(_inside(target, folder) for folder in content):

@@ -124,6 +124,11 @@ EXPECTED: dict[str, list[Row]] = {
         ("content/tags", 1, "error",
          "project folder 'tags' has the name of the site's own tags/ pages; rename the folder"),
     ],
+    # A record that cannot be read is reported once, at its own line: references and links to
+    # it from other records are not reported again as missing.
+    "no-cascade": [
+        (f"{P_ADR}/0002-broken-date.md", 4, "error", "'date' is not a real date: 2026-13-45"),
+    ],
     "no-records": [
         ("site.yml", 1, "error", "the archive has no records"),
     ],
