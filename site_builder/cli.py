@@ -17,8 +17,10 @@ from site_builder.archive.archive import Archive
 from site_builder.archive.findings import Finding, as_json, github_annotation, has_errors
 from site_builder.archive.loader import load_archive
 from site_builder.authoring import NewRecordError, new_record
+from site_builder.build import command as build_command
 from site_builder.config import CONFIG_FILE, SiteConfig, load_config
 from site_builder.scaffold import ScaffoldError, init_archive
+from site_builder.sources.command import register as register_sources
 
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
 
@@ -222,7 +224,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # Commands that live in their own modules add themselves here (build, serve, mcp, …).
-EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]] = []
+EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]] = [
+    build_command.register,
+    register_sources,
+]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from site_builder import yamlfile
@@ -20,6 +21,7 @@ _SITE_KEYS = {
 _STATUS_KEYS = {"name", "open", "current", "label", "description"}
 _FIELD_KEYS = {"name", "label", "type", "values", "unit", "description", "required"}
 _SOURCE_KEYS = {"path", "repo", "ref", "dir", "name", "edit_url"}
+_SOURCE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +82,15 @@ class FieldDef:
 
 @dataclass(frozen=True, slots=True)
 class SourceSpec:
-    """One entry of `sources`: a folder laid out like `content`, in place or in a git repo."""
+    """One entry of `sources`: a folder laid out like `content`, in place or in a git repo.
+
+    Exactly one of `path` (relative to the archive root, read in place) and `repo` (a git
+    URL, cloned into `.site-builder/sources/`) is set. `ref` (branch, tag or commit; default:
+    the remote's HEAD) and `dir` (the folder inside the repository, default its top) apply to
+    `repo` only. `name` names the cache folder; `edit_url` is the source's own "edit this
+    page" template, `{path}` being the record's path below the source's folder. `line` is
+    where the entry starts in site.yml.
+    """
 
     path: str | None = None
     repo: str | None = None
@@ -89,6 +99,19 @@ class SourceSpec:
     name: str | None = None
     edit_url: str | None = None
     line: int = 1
+
+    @property
+    def label(self) -> str:
+        """How messages name the source: `repo@ref` or the path, as written in site.yml."""
+        if self.repo is not None:
+            repo = without_credentials(self.repo)
+            return f"{repo}@{self.ref}" if self.ref else repo
+        return str(self.path)
+
+
+def without_credentials(url: str) -> str:
+    """`url` without a `user:token@` part, so a secret never reaches output or logs."""
+    return re.sub(r"^([a-zA-Z][\w+.-]*://)[^/@]*@", r"\1", url)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +181,9 @@ class _Checker:
     def error(self, message: str, key: str = "", nested: str | None = None) -> None:
         self.findings.append(Finding(self.path, self.line_of(key, nested), "error", message))
 
+    def error_at(self, line: int, message: str) -> None:
+        self.findings.append(Finding(self.path, line, "error", message))
+
     def warning(self, message: str, key: str = "") -> None:
         self.findings.append(Finding(self.path, self.line_of(key), "warning", message))
 
@@ -175,7 +201,8 @@ class _Checker:
                 self.warning(message, key or str(name))
 
 
-def read_yaml_mapping(path: Path, checker: _Checker | None = None) -> tuple[dict[str, Any], _Checker]:
+def read_yaml_mapping(path: Path,
+                      checker: _Checker | None = None) -> tuple[dict[str, Any], _Checker]:
     """Read a YAML file that must hold a mapping; problems go to the returned checker."""
     text = path.read_text(encoding="utf-8")
     checker = checker or _Checker(path, text)
@@ -263,15 +290,45 @@ def _parse_sources(raw: Any, checker: _Checker) -> tuple[SourceSpec, ...]:
     if not isinstance(raw, list):
         checker.error("'sources' must be a list", "sources")
         return ()
-    specs = []
-    for item in raw:
+    lines = yamlfile.item_lines(checker.text, "sources")
+    if len(lines) != len(raw):  # flow style: every problem goes to the `sources:` line
+        lines = [checker.line_of("sources")] * len(raw)
+    specs: list[SourceSpec] = []
+    names: dict[str, int] = {}
+    for item, line in zip(raw, lines, strict=True):
         if not isinstance(item, dict) or ("path" in item) == ("repo" in item):
-            checker.error("every source needs exactly one of 'path' or 'repo'", "sources")
+            checker.error_at(line, "every source needs exactly one of 'path' or 'repo'")
             continue
         checker.unknown_keys(item, _SOURCE_KEYS, "a source", "sources")
-        specs.append(SourceSpec(**{k: _opt_str(item.get(k)) for k in _SOURCE_KEYS},
-                                line=checker.line_of("sources")))
+        spec = SourceSpec(**{k: _opt_str(item.get(k)) for k in _SOURCE_KEYS}, line=line)
+        problem = _source_problem(spec)
+        if problem:
+            checker.error_at(line, problem)
+            continue
+        if spec.name is not None:
+            if spec.name in names:
+                checker.error_at(line, f"source name '{spec.name}' is already used by the "
+                                       f"source at line {names[spec.name]}")
+                continue
+            names[spec.name] = line
+        specs.append(spec)
     return tuple(specs)
+
+
+def _source_problem(spec: SourceSpec) -> str | None:
+    """Why a `sources` entry cannot be used, or None when it can."""
+    if not (spec.path or spec.repo):
+        return "a source's 'path' or 'repo' must not be empty"
+    if spec.path is not None and (spec.ref is not None or spec.dir is not None):
+        return "'ref' and 'dir' only apply to a 'repo' source; a 'path' source is read as it is"
+    if spec.name is not None and not _SOURCE_NAME.match(spec.name):
+        return (f"source name '{spec.name}' must be letters, digits, '.', '_' or '-' "
+                "(it names the source's folder under .site-builder/sources/)")
+    if spec.dir is not None:
+        parts = PurePosixPath(spec.dir).parts
+        if spec.dir.startswith(("/", "\\")) or ".." in parts:
+            return f"'dir' must be a folder inside the repository, not '{spec.dir}'"
+    return None
 
 
 def _string(data: dict[str, Any], key: str, checker: _Checker, default: str | None) -> str | None:

@@ -247,7 +247,7 @@ def list_projects(archive: Archive) -> dict[str, Any]:
 def search_records(
     archive: Archive,
     project: str | None = None,
-    type: str | None = None,  # noqa: A002 - the tool's argument name
+    type: str | None = None,
     status: str | None = None,
     tag: str | None = None,
     author: str | None = None,
@@ -290,7 +290,7 @@ def search_records(
     return out
 
 
-def get_record(archive: Archive, id: str) -> dict[str, Any]:  # noqa: A002
+def get_record(archive: Archive, id: str) -> dict[str, Any]:
     """Every key of one record, body included. Raises QueryError for no match or several."""
     if not isinstance(id, str) or not id.strip():
         raise QueryError("id is required: a full id, short id, ref or slug "
@@ -339,7 +339,7 @@ def list_fields(archive: Archive) -> dict[str, Any]:
 
 
 def due_reviews(archive: Archive, project: str | None = None, within: int = 30,
-                all: bool = False, limit: int | None = None,  # noqa: A002
+                all: bool = False, limit: int | None = None,
                 offset: int | None = None, today: dt.date | None = None) -> dict[str, Any]:
     """Decided records whose review is overdue or due within `within` days, soonest first."""
     limit, offset = page_bounds(limit, offset)

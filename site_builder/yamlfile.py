@@ -51,7 +51,7 @@ def parse(text: str) -> Any:
     Raises YamlError with the line of the problem when the text is not valid YAML.
     """
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+        return yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
@@ -89,3 +89,28 @@ def nested_key_line(text: str, parent: str, key: str) -> int | None:
             if match and match.group(1) == key:
                 return number
     return None
+
+
+def item_lines(text: str, parent: str) -> list[int]:
+    """The 1-based lines where the items of the block list under top-level `parent` start.
+
+    Empty when `parent` is missing or written in flow style (`[a, b]`); callers then fall
+    back to the line of `parent` itself.
+    """
+    lines: list[int] = []
+    inside, indent = False, None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line and not line[0].isspace() and not line.startswith(("#", "-")):
+            inside = line.startswith(f"{parent}:")
+            continue
+        if not inside:
+            continue
+        stripped = line.lstrip(" ")
+        if not stripped.startswith("- ") and stripped != "-":
+            continue
+        depth = len(line) - len(stripped)
+        if indent is None:
+            indent = depth
+        if depth == indent:
+            lines.append(number)
+    return lines

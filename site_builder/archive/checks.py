@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.findings import Finding
@@ -13,9 +14,10 @@ from site_builder.archive.records import Record
 def cross_check(archive: Archive) -> list[Finding]:
     """Every problem that needs more than one record to see."""
     findings: list[Finding] = []
+    content = _content_folders(archive)
     for record in archive.records:
         findings.extend(_references(archive, record))
-        findings.extend(_links(archive, record))
+        findings.extend(_links(archive, record, content))
         successor = archive.superseded_by.get(record.id)
         if successor and record.status in archive.config.current_statuses:
             findings.append(Finding(
@@ -45,8 +47,14 @@ def _references(archive: Archive, record: Record) -> Iterator[Finding]:
         yield Finding(record.path, record.line_of(key), "error", message)
 
 
-def _links(archive: Archive, record: Record) -> Iterator[Finding]:
-    content = archive.config.content_dir
+def _content_folders(archive: Archive) -> set[Path]:
+    """The archive's content folder and every folder a source provides projects from."""
+    folders = {archive.config.content_dir}
+    folders.update(p.path.parent for p in archive.projects.values() if p.path is not None)
+    return folders
+
+
+def _links(archive: Archive, record: Record, content: set[Path]) -> Iterator[Finding]:
     for link in record.links:
         if not is_local(link.target):
             continue
@@ -54,7 +62,7 @@ def _links(archive: Archive, record: Record) -> Iterator[Finding]:
         line = record.body_line + link.line - 1
         if target.suffix == ".md" and (archive.record_at(target) or target.is_file()):
             continue
-        if target.suffix == ".md" and _inside(target, content):
+        if target.suffix == ".md" and any(_inside(target, folder) for folder in content):
             yield Finding(record.path, line, "error",
                           f"link to a missing record: {link.target}")
         elif not target.exists():

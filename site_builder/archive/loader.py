@@ -1,7 +1,10 @@
 """Content folder (plus sources) → Archive; reparses only files whose size or mtime changed.
 
 This is the one loader: the site build, `check`, `serve` and the MCP server's local mode all
-read an archive through `load_archive`.
+read an archive through `load_archive`. It reads content roots (folders laid out like
+`content`) and does not care where they come from: by default `site_builder.sources` turns
+site.yml's `content` and `sources` into roots (cloning a `repo:` source the cache lacks),
+and a caller may pass its own roots instead.
 """
 
 from __future__ import annotations
@@ -13,25 +16,21 @@ from typing import Any
 
 from site_builder.archive.archive import Archive, Project
 from site_builder.archive.findings import Finding
-from site_builder.archive.records import FILE_NAME, Record, RecordContext, Source, parse_record
+from site_builder.archive.origins import ContentRoot
+from site_builder.archive.records import FILE_NAME, Record, RecordContext, parse_record
 from site_builder.config import SiteConfig, load_config, parse_fields, read_yaml_mapping
+from site_builder.sources.resolve import FailedClones
+from site_builder.sources.resolve import content_roots as resolve_content_roots
+
+__all__ = ["ContentRoot", "LoaderCache", "load_archive"]
 
 PROJECT_FILE = "_project.yml"
 _PROJECT_KEYS = {"name", "description", "owners", "order", "fields"}
 
 
-@dataclass(frozen=True, slots=True)
-class ContentRoot:
-    """A folder laid out like `content`: the archive's own, or one provided by a source."""
-
-    path: Path
-    label: str
-    source: Source | None = None
-
-
 @dataclass(slots=True)
 class _Parsed:
-    stamp: tuple[int, int, Any]
+    stamp: tuple[Any, ...]  # (size, mtime_ns, fields, source)
     record: Record | None
     findings: list[Finding]
 
@@ -47,6 +46,7 @@ class LoaderCache:
     projects: dict[Path, tuple[tuple[int, int], Project, list[Finding]]] = field(
         default_factory=dict)
     last: tuple[Any, Archive] | None = None
+    failed_sources: FailedClones = field(default_factory=dict)
 
 
 def _stamp(stat: os.stat_result) -> tuple[int, int]:
@@ -148,9 +148,10 @@ def load_archive(
     """Read the archive at `root` (the folder holding site.yml).
 
     `config` skips re-reading site.yml (the MCP server loads it once). `content_roots`
-    defaults to the archive's own content folder. Problems never raise: they are in
-    `Archive.findings`, and records with errors that can still be read are kept, so the MCP
-    server can answer from every record it can read while `build` refuses.
+    defaults to the archive's own content folder followed by its `sources` (see
+    `site_builder.sources`). Problems never raise: they are in `Archive.findings`, and
+    records with errors that can still be read are kept, so the MCP server can answer from
+    every record it can read while `build` refuses.
     """
     cache = cache if cache is not None else LoaderCache()
     findings: list[Finding] = []
@@ -159,9 +160,13 @@ def load_archive(
         findings.extend(config_findings)
         if config is None:
             return Archive(_placeholder(root), {}, (), findings)
-    roots = content_roots or [ContentRoot(config.content_dir, config.content)]
+    if content_roots is None:
+        roots, source_findings = resolve_content_roots(config, cache.failed_sources)
+        findings.extend(source_findings)
+    else:
+        roots = content_roots
     projects: dict[str, Project] = {}
-    owners: dict[str, ContentRoot] = {}
+    owners: dict[str, tuple[ContentRoot, Path]] = {}
     records: list[Record] = []
     fingerprint: list[Any] = []
     for content in roots:
@@ -169,11 +174,10 @@ def load_archive(
         findings.extend(misplaced)
         for project_id, folder in folders:
             if project_id in owners:
-                findings.append(Finding(folder, 1, "error", (
-                    f"project '{project_id}' is provided twice: by {owners[project_id].label} "
-                    f"({owners[project_id].path / project_id}) and by {content.label} ({folder})")))
+                findings.append(_claimed_twice(config, project_id, owners[project_id],
+                                               (content, folder)))
                 continue
-            owners[project_id] = content
+            owners[project_id] = (content, folder)
             project, project_findings = _load_project(folder / PROJECT_FILE, folder, cache)
             projects[project_id] = project
             findings.extend(project_findings)
@@ -197,6 +201,19 @@ def load_archive(
     return archive
 
 
+def _claimed_twice(config: SiteConfig, project_id: str, first: tuple[ContentRoot, Path],
+                   second: tuple[ContentRoot, Path]) -> Finding:
+    """The error for a project folder that two roots provide; only the first one is read.
+
+    It is reported where site.yml declares the second root, since that is the line to change.
+    """
+    places = [f"{root.label} in {_relative(folder, config.root)}"
+              for root, folder in (first, second)]
+    return Finding(config.path, second[0].line, "error", (
+        f"project '{project_id}' is provided twice: by {places[0]}, and by {places[1]}; "
+        f"rename or remove one of them (only the first is read)"))
+
+
 def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_name: str,
                  entries: list[os.DirEntry[str]], fields: tuple, cache: LoaderCache,
                  findings: list[Finding], fingerprint: list[Any]) -> list[Record]:
@@ -212,7 +229,9 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
                 "(rename it, e.g. 0001-my-decision.md)")))
             continue
         numbers.setdefault(int(match.group(1)), []).append(path)
-        stamp = (*_stamp(entry.stat()), fields)
+        # The source is part of the stamp: after `sources update` an unchanged file still
+        # has to carry the new commit.
+        stamp = (*_stamp(entry.stat()), fields, content.source)
         parsed = cache.files.get(path)
         if parsed is None or parsed.stamp != stamp:
             rel = _relative(path, config.root)
@@ -223,7 +242,7 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
             record, problems = parse_record(text, ctx)
             parsed = _Parsed(stamp, record, problems)
             cache.files[path] = parsed
-        fingerprint.append((path, parsed.stamp[:2]))
+        fingerprint.append((path, parsed.stamp[:2], content.source))
         findings.extend(parsed.findings)
         if parsed.record is not None:
             records.append(parsed.record)
@@ -238,9 +257,10 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
 
 
 def _relative(path: Path, root: Path) -> str:
+    """`path` relative to `root` in POSIX form (`../…` when outside it): machine-independent."""
     try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
+        return Path(os.path.relpath(path, root)).as_posix()
+    except ValueError:  # another drive on Windows
         return path.as_posix()
 
 

@@ -12,11 +12,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from site_builder import yamlfile
 from site_builder.archive.affects import Affects
 from site_builder.archive.findings import Finding
 from site_builder.archive.links import BodyLink, body_links
+from site_builder.archive.origins import Source
 from site_builder.archive.schedule import parse_every
 from site_builder.config import FieldDef
 
@@ -26,19 +28,6 @@ BUILT_IN_KEYS = frozenset({
     "title", "status", "date", "description", "authors", "deciders", "tags", "related",
     "supersedes", "supersededBy", "draft", "review", "reviewers", "approvals", "affects",
 })
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """Where a record from `sources` comes from: a repository (with ref and commit) or a path."""
-
-    location: str
-    ref: str | None = None
-    commit: str | None = None
-    edit_url: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"location": self.location, "ref": self.ref, "commit": self.commit}
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +89,28 @@ class Record:
     @property
     def reviewer_states(self) -> dict[str, str]:
         return dict(self.reviewers)
+
+    @property
+    def source_path(self) -> str:
+        """The file's path below its content folder (`<project>/<type>/<slug>.md`)."""
+        return f"{self.project}/{self.type}/{self.slug}.md"
+
+    def edit_url(self, site_edit_url: str | None) -> str | None:
+        """The "edit this page" address, or None when there is none to give.
+
+        A record from a source uses the source's own `edit_url` (`{path}` = `source_path`).
+        Without one, a record from a `path:` source inside the archive folder still lives in
+        the archive's repository, so site.yml's `edit_url` serves; one from elsewhere gets
+        None rather than a link to the wrong repository. A local record uses site.yml's
+        `edit_url` with `{path}` relative to the archive root.
+        """
+        if self.source is not None:
+            own = self.source.edit_link(self.source_path)
+            if own is not None or self.source.from_repository or self.rel_path.startswith("../"):
+                return own
+        if not site_edit_url:
+            return None
+        return site_edit_url.replace("{path}", quote(self.rel_path))
 
     def line_of(self, key: str) -> int:
         """The line of a front-matter key in the source file (1 when unknown)."""

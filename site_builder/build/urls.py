@@ -11,6 +11,7 @@ import posixpath
 import re
 import unicodedata
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from site_builder.archive.records import Record
 from site_builder.config import SiteConfig
@@ -21,6 +22,11 @@ def tag_slug(tag: str) -> str:
     text = unicodedata.normalize("NFKC", tag).casefold()
     slug = re.sub(r"[^\w.-]+", "-", text).strip("-.")
     return slug or "tag"
+
+
+def encode_path(path: str) -> str:
+    """`path` percent-encoded for use in a URL (spaces, `(`, `)`, non-ASCII; `/` kept)."""
+    return quote(path, safe="/-._~!$&'*+,;=:@")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,202 @@
+"""The files for agents and machines: decisions.json (+ schema), `.md` copies, llms.txt,
+llms-full.txt, AGENTS.md, and the feed, sitemap and robots.txt.
+
+Formats, as published:
+- `decisions.json`: `{site, statuses, fields, projects, records}`; each record is
+  `query.detail(..., body=False)` plus `path` (its HTML page) and `md` (its copy), both relative
+  to the site root. Records are newest first, like every listing.
+- `<id>.md`: `query.markdown_copy`, the YAML block then the body as written.
+- `llms-full.txt`: the llms.txt header (everything before its first `##`), then every copy,
+  current records first, then the rest, each group in decisions.json order. Each copy starts
+  on a line of its own with `---` followed by `id: "<id>"`, after exactly one blank line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from site_builder import query
+from site_builder.archive.archive import Archive
+from site_builder.archive.records import Record
+from site_builder.build.agents import agents_md
+from site_builder.build.feeds import atom_feed, robots_txt, sitemap
+from site_builder.build.schema import decisions_schema
+from site_builder.build.urls import Urls, encode_path
+
+Write = Callable[[str, "str | bytes"], None]
+
+DECISIONS = "decisions.json"
+SCHEMA = "decisions.schema.json"
+LLMS = "llms.txt"
+LLMS_FULL = "llms-full.txt"
+AGENTS = "AGENTS.md"
+
+
+def write_artifacts(archive: Archive, urls: Urls, write: Write,
+                    html_pages: Iterable[str] = ()) -> int:
+    """Write every agent-facing file through `write`; `html_pages` (paths of the HTML pages
+    written) feed the sitemap. Returns the number of files written."""
+    written = 0
+    copies: dict[str, bytes] = {}
+    for record in archive.records:
+        copy = query.markdown_copy(archive, record).encode("utf-8")
+        write(urls.record_markdown(record), copy)
+        copies[record.id] = copy
+        written += 1
+    write(DECISIONS, _json(decisions(archive, urls), compact=True))
+    write(SCHEMA, _json(decisions_schema(archive.config), compact=False))
+    header = llms_header(archive, urls)
+    write(LLMS, header + llms_sections(archive, urls))
+    ordered = [r for r in archive.records if archive.is_current(r)]
+    ordered += [r for r in archive.records if not archive.is_current(r)]
+    write(LLMS_FULL, llms_full(header, [copies[r.id] for r in ordered]))
+    del copies
+    write(AGENTS, agents_md(archive, urls))
+    write("feed.xml", atom_feed(archive, urls))
+    written += 6
+    site_map = sitemap(archive, urls, html_pages)
+    if site_map is not None:
+        write("sitemap.xml", site_map)
+        written += 1
+    write("robots.txt", robots_txt(urls, has_sitemap=site_map is not None))
+    return written + 1
+
+
+def _json(value: Any, compact: bool) -> str:
+    if compact:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+
+
+# ---- decisions.json ---------------------------------------------------------------------------
+
+
+def decisions(archive: Archive, urls: Urls) -> dict[str, Any]:
+    """The index of the archive: everything an agent needs except the bodies."""
+    config = archive.config
+    records = []
+    for record in archive.records:
+        item = query.detail(archive, record, body=False)
+        item["path"] = urls.record_page(record)
+        item["md"] = urls.record_markdown(record)
+        records.append(item)
+    return {
+        "site": {
+            "title": config.title,
+            "description": config.description,
+            "url": config.url,
+            "base": config.base,
+            "editUrl": config.edit_url,
+            "requiredApprovals": config.required_approvals,
+        },
+        "statuses": [s.to_json() for s in config.statuses],
+        "fields": [f.to_json() for f in config.fields],
+        "projects": query.list_projects(archive)["projects"],
+        "records": records,
+    }
+
+
+# ---- llms.txt and llms-full.txt ---------------------------------------------------------------
+
+_ENTITY_LIKE = re.compile(r"&(?=#|[A-Za-z0-9]+;)")
+
+
+def one_line(text: str) -> str:
+    """`text` on one line: llms.txt parsers read titles, summaries and links line by line."""
+    return " ".join(text.split())
+
+
+def link_text(text: str) -> str:
+    """Text safe inside `[...]` of an llms.txt link: brackets as HTML entities (the reference
+    parser rejects backslash escapes), and `&` where it would start an entity."""
+    return _ENTITY_LIKE.sub("&amp;", one_line(text)).replace("[", "&#91;").replace("]", "&#93;")
+
+
+def link_url(urls: Urls, path: str) -> str:
+    """The URL of a site file for llms.txt: absolute with `url` set, else relative to the site
+    root; percent-encoded so that `)`, spaces and the like cannot end the link early."""
+    encoded = encode_path(path)
+    absolute = urls.absolute(encoded)
+    return absolute if absolute is not None else encoded
+
+
+def llms_header(archive: Archive, urls: Urls) -> str:
+    """The H1, the `>` summary and the details paragraph of llms.txt."""
+    config = archive.config
+    summary = one_line(config.description) or f"Decision records of {one_line(config.title)}."
+    in_force = ", ".join(s.name for s in config.statuses if s.current) or "none"
+    projects = len(archive.projects)
+    details = (
+        f"{len(archive.records)} decision records (ADRs, RFCs) in {projects} "
+        f"project{'s' if projects != 1 else ''}. Each link below is the Markdown copy of one "
+        "record: a YAML block (id, ref, title, status, date, supersededBy, currentRecord, ...) "
+        f"then the body. Records in force (status {in_force}, not superseded) are listed per "
+        "project; every other record (proposed, rejected, deprecated, superseded) is under "
+        "Optional. Trust only records in force and follow `currentRecord` from a superseded "
+        f"one. The machine-readable index of every record is [{DECISIONS}]"
+        f"({link_url(urls, DECISIONS)}) (schema: [{SCHEMA}]({link_url(urls, SCHEMA)})); "
+        f"every record in one file: [{LLMS_FULL}]({link_url(urls, LLMS_FULL)}); instructions "
+        f"for coding agents: [{AGENTS}]({link_url(urls, AGENTS)}).")
+    return f"# {one_line(config.title)}\n\n> {summary}\n\n{details}\n"
+
+
+def _section_names(archive: Archive) -> dict[str, str]:
+    """A unique `##` heading per project (its name; its id added where names clash)."""
+    names: dict[str, str] = {}
+    taken = {"optional"}
+    counts: dict[str, int] = {}
+    for project in archive.projects.values():
+        key = one_line(project.name).casefold()
+        counts[key] = counts.get(key, 0) + 1
+    for project in archive.projects.values():
+        name = one_line(project.name) or project.id
+        if counts[name.casefold()] > 1 or name.casefold() in taken:
+            name = f"{name} ({project.id})"
+        taken.add(name.casefold())
+        names[project.id] = name
+    return names
+
+
+def _link_line(archive: Archive, urls: Urls, record: Record, optional: bool) -> str:
+    text = link_text(f"{record.ref}: {record.title}")
+    description = one_line(record.description)
+    if optional:
+        successor = archive.current_record(record)
+        state = (f"superseded by {successor.ref}" if successor is not None
+                 else f"{record.status}")
+        description = f"{state}. {description}" if description else state
+    line = f"- [{text}]({link_url(urls, urls.record_markdown(record))})"
+    return f"{line}: {description}" if description else line
+
+
+def llms_sections(archive: Archive, urls: Urls) -> str:
+    """The `## <Project name>` sections (records in force) and `## Optional` (the rest)."""
+    names = _section_names(archive)
+    by_project: dict[str, list[str]] = {project_id: [] for project_id in archive.projects}
+    optional: list[str] = []
+    rest: dict[str, list[str]] = {project_id: [] for project_id in archive.projects}
+    for record in archive.records:
+        if archive.is_current(record):
+            by_project[record.project].append(_link_line(archive, urls, record, False))
+        else:
+            rest[record.project].append(_link_line(archive, urls, record, True))
+    for lines in rest.values():  # Optional lists projects in the same order as the sections
+        optional.extend(lines)
+    parts = []
+    for project_id, lines in by_project.items():
+        parts.append(f"\n## {names[project_id]}\n\n" + "".join(f"{line}\n" for line in lines))
+    if optional:
+        parts.append("\n## Optional\n\n" + "".join(f"{line}\n" for line in optional))
+    return "".join(parts)
+
+
+def llms_full(header: str, copies: list[bytes]) -> bytes:
+    """The llms.txt header and every copy, each copy after one blank line."""
+    parts = [header.encode("utf-8")]
+    for copy in copies:
+        parts.append(b"\n")
+        parts.append(copy if copy.endswith(b"\n") else copy + b"\n")
+    return b"".join(parts)

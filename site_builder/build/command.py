@@ -1,0 +1,79 @@
+"""`site-builder build`: the command-line front end of `build_site`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from site_builder.build.output import OutputError
+from site_builder.build.site import BuildRefused, UnsafeOutput, build_site
+
+OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
+
+
+class ProgressLine:
+    """A one-line progress display on a terminal, shown only once a build has run for a
+    second (short builds stay quiet) and erased when the build ends."""
+
+    def __init__(self, stream: TextIO, delay: float = 1.0) -> None:
+        self.stream = stream
+        self.enabled = stream.isatty()
+        self.started = time.monotonic()
+        self.delay = delay
+        self.shown = False
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled or time.monotonic() - self.started < self.delay:
+            return
+        count = f" {done}/{total}" if total else (f" {done}" if done else "")
+        self.stream.write(f"\r\033[K{stage}{count}…")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from site_builder.cli import find_root, report
+
+    root = find_root(args.root)
+    progress = ProgressLine(sys.stderr)
+    try:
+        result = build_site(root, output=Path(args.output) if args.output else None,
+                            jobs=args.jobs, progress=progress)
+    except BuildRefused as refused:
+        progress.clear()
+        report(refused.findings)
+        print(f"site-builder: {refused}", file=sys.stderr)
+        return ARCHIVE_ERRORS
+    except (UnsafeOutput, OutputError) as exc:
+        progress.clear()
+        print(f"site-builder: {exc}", file=sys.stderr)
+        return USAGE if args.output else ARCHIVE_ERRORS
+    progress.clear()
+    report(result.warnings)
+    print(result.summary(), file=sys.stderr)
+    return OK
+
+
+def _jobs(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add `build` to the command-line parser."""
+    p = sub.add_parser("build", help="build the site into the output folder", parents=[common])
+    p.add_argument("--output", metavar="DIR",
+                   help="folder to build into (default: site.yml's output, e.g. _site)")
+    p.add_argument("--jobs", type=_jobs, metavar="N",
+                   help="worker processes for rendering (default: one per CPU)")
+    p.set_defaults(func=cmd_build)

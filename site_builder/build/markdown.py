@@ -1,0 +1,201 @@
+"""Record bodies → sanitised HTML with a table of contents.
+
+One `BodyRenderer` holds one Python-Markdown instance and reuses it for every body it renders
+(`reset()` between documents), because building the extension set costs more than converting
+a typical body. Links between source files are rewritten on the element tree by
+`SourceLinkExtension`; raw HTML is sanitised afterwards with nh3 to an allow-list.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import markdown
+import nh3
+from markdown.extensions.toc import slugify_unicode
+from pygments.formatters import HtmlFormatter
+
+from site_builder.archive.records import Record
+from site_builder.build.links import LinkResolver, SourceLinkExtension
+
+HIGHLIGHT_CLASS = "highlight"
+LIGHT_STYLE = "default"
+DARK_STYLE = "github-dark"
+
+
+@dataclass(frozen=True, slots=True)
+class TocEntry:
+    """One heading of a body: its level (1–6), its `id` and its title as plain text."""
+
+    level: int
+    anchor: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedBody:
+    """A record body rendered for its HTML page.
+
+    `html` is sanitised with links rewritten; `toc` lists every heading in order; `assets`
+    are the files beside records the body links to, as output paths (relative to the site
+    root), which the build copies.
+    """
+
+    html: str
+    toc: tuple[TocEntry, ...]
+    assets: tuple[str, ...] = ()
+
+
+# ---- sanitising ---------------------------------------------------------------------------
+
+_TAGS = {
+    "a", "abbr", "b", "blockquote", "br", "caption", "cite", "code", "col", "colgroup", "dd",
+    "del", "details", "dfn", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3",
+    "h4", "h5", "h6", "hr", "i", "img", "input", "ins", "kbd", "li", "mark", "ol", "p", "pre",
+    "q", "s", "samp", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody",
+    "td", "tfoot", "th", "thead", "time", "tr", "u", "ul", "var", "wbr",
+}
+_GENERIC_ATTRIBUTES = {"class", "id", "title", "lang", "dir"}
+_ATTRIBUTES = {
+    "a": {"href", "hreflang"},
+    "abbr": {"title"},
+    "col": {"span"},
+    "colgroup": {"span"},
+    "del": {"cite", "datetime"},
+    "details": {"open"},
+    "img": {"src", "alt", "width", "height", "loading"},
+    "input": {"type", "checked", "disabled"},
+    "ins": {"cite", "datetime"},
+    "ol": {"start", "reversed", "type"},
+    "q": {"cite"},
+    "td": {"colspan", "rowspan", "align"},
+    "th": {"colspan", "rowspan", "align", "scope"},
+    "time": {"datetime"},
+}
+_URL_SCHEMES = {"http", "https", "mailto"}
+
+
+def _attribute_filter(element: str, attribute: str, value: str) -> str | None:
+    # Task-list checkboxes are the only form control a body may carry, and they stay inert.
+    if element == "input" and attribute == "type" and value != "checkbox":
+        return None
+    return value
+
+
+def sanitise(fragment: str) -> str:
+    """`fragment` reduced to the allow-list: no scripts, styles, `on*` handlers or
+    `javascript:` URLs; task-list checkboxes are kept but always disabled."""
+    clean = nh3.clean(
+        fragment, tags=_TAGS, attributes={"*": _GENERIC_ATTRIBUTES, **_ATTRIBUTES},
+        url_schemes=_URL_SCHEMES, link_rel=None, attribute_filter=_attribute_filter,
+        strip_comments=True)
+    if "<input" in clean:
+        clean = _disable_inputs(clean)
+    return clean
+
+
+def _disable_inputs(fragment: str) -> str:
+    out: list[str] = []
+    for index, part in enumerate(fragment.split("<input")):
+        if index and " disabled" not in part.split(">", 1)[0]:
+            part = ' disabled=""' + part
+        out.append(part)
+    return "<input".join(out)
+
+
+# ---- highlighting -------------------------------------------------------------------------
+
+
+@cache
+def highlight_css() -> str:
+    """The stylesheet for highlighted code: `LIGHT_STYLE` by default and `DARK_STYLE` inside
+    `@media (prefers-color-scheme: dark)`. Every token class the light style colours is reset
+    in the dark block first, so no light colour leaks onto the dark background."""
+    light = _rules(LIGHT_STYLE)
+    dark = _rules(DARK_STYLE)
+    resets = sorted({_selector(line) for line in light if _is_token_rule(line)}
+                    - {_selector(line) for line in dark if _is_token_rule(line)})
+    reset_block = ""
+    if resets:
+        reset_block = (f"  {', '.join(resets)} {{ color: inherit; background-color: transparent;"
+                       " font-weight: inherit; font-style: inherit; border: none }\n")
+    light_block = "\n".join(light)
+    dark_block = "\n".join(f"  {line}" for line in dark)
+    return (f"/* Pygments '{LIGHT_STYLE}' (light) and '{DARK_STYLE}' (dark) */\n{light_block}\n"
+            f"@media (prefers-color-scheme: dark) {{\n{reset_block}{dark_block}\n}}\n")
+
+
+def _rules(style: str) -> list[str]:
+    # Only rules under the scope: the unscoped `pre`/line-number rules Pygments adds would
+    # restyle the whole page.
+    defs = HtmlFormatter(style=style).get_style_defs(f".{HIGHLIGHT_CLASS}")
+    return [line for line in defs.splitlines() if line.startswith(f".{HIGHLIGHT_CLASS}")]
+
+
+def _is_token_rule(line: str) -> bool:
+    return line.startswith(f".{HIGHLIGHT_CLASS} .") and "{" in line
+
+
+def _selector(line: str) -> str:
+    return line.split("{", 1)[0].strip()
+
+
+# ---- rendering ----------------------------------------------------------------------------
+
+
+def _extensions(link_extension: SourceLinkExtension) -> tuple[list[Any], dict[str, Any]]:
+    extensions: list[Any] = [
+        "tables", "fenced_code", "codehilite", "toc", "footnotes", "sane_lists",
+        "pymdownx.tasklist", "pymdownx.tilde", link_extension,
+    ]
+    configs = {
+        "codehilite": {"guess_lang": False, "css_class": HIGHLIGHT_CLASS},
+        "toc": {"slugify": slugify_unicode, "permalink": False},
+        "pymdownx.tasklist": {"custom_checkbox": False},
+        # `~5 ms` is prose, not a subscript: only `~~struck~~` is markup.
+        "pymdownx.tilde": {"subscript": False},
+    }
+    return extensions, configs
+
+
+class BodyRenderer:
+    """Renders record bodies with one reused Python-Markdown instance.
+
+    Not thread-safe: keep one per process (the build keeps one per worker).
+    """
+
+    def __init__(self, resolve: LinkResolver) -> None:
+        self._links = SourceLinkExtension(resolve)
+        extensions, configs = _extensions(self._links)
+        self._md = markdown.Markdown(extensions=extensions, extension_configs=configs,
+                                     output_format="html")
+
+    def render(self, record: Record, body: str) -> RenderedBody:
+        """The body of `record` as sanitised HTML, its headings and the assets it links to."""
+        md = self._md
+        md.reset()
+        self._links.start(record)
+        try:
+            converted = md.convert(body)
+            tokens = md.toc_tokens  # type: ignore[attr-defined]
+        finally:
+            assets = self._links.finish()
+        return RenderedBody(sanitise(converted), tuple(_flatten(tokens)), assets)
+
+
+def _flatten(tokens: list[dict[str, Any]]) -> list[TocEntry]:
+    out: list[TocEntry] = []
+    for token in tokens:
+        out.append(TocEntry(int(token["level"]), str(token["id"]),
+                            html.unescape(str(token["name"]))))
+        out.extend(_flatten(token.get("children", [])))
+    return out
+
+
+def render_body(record: Record, body: str, resolve: Callable[[Record, str], Any]) -> RenderedBody:
+    """Render one body with a fresh renderer (for tests and one-off use; the build reuses one)."""
+    return BodyRenderer(resolve).render(record, body)

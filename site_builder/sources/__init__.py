@@ -1,0 +1,11 @@
+"""Records from other places: site.yml's `sources`, read like the archive's own `content`.
+
+- `resolve.py`  site.yml → content roots for the loader (a missing clone is made here)
+- `checkouts.py` the cache of `repo:` sources under `.site-builder/sources/`
+- `git.py`      the system git, the only code that touches the network
+- `update.py`   `site-builder sources update`: fetch every repo again, report what changed
+- `command.py`  the command line of `sources update`
+
+Data flows config → sources → archive: `archive.loader.load_archive` asks `resolve` for its
+content roots by default, so every front end gets source records without doing anything.
+"""

@@ -1,0 +1,88 @@
+"""site.yml's `content` and `sources` → the content roots the loader reads, in order.
+
+A `path:` source is read in place. A `repo:` source is read from its cached checkout; only a
+source the cache does not hold yet is cloned, so a load touches the network at most once
+per source and never once the cache is warm (`site-builder sources update` refreshes it).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from site_builder.archive.findings import Finding
+from site_builder.archive.origins import ContentRoot, Source
+from site_builder.config import SiteConfig, SourceSpec, without_credentials
+from site_builder.sources import checkouts, git
+
+FailedClones = dict[SourceSpec, Finding]
+
+
+def describe(spec: SourceSpec) -> str:
+    """How messages name a source: `source 'name' (repo@ref)` or `source repo@ref`."""
+    return f"source '{spec.name}' ({spec.label})" if spec.name else f"source {spec.label}"
+
+
+def failure_message(spec: SourceSpec, error: git.GitError) -> str:
+    """Why `spec` could not be fetched, naming the repo (and the ref when that is the fault)."""
+    said = error.message
+    if spec.repo:
+        said = said.replace(spec.repo, without_credentials(spec.repo))
+    repo = without_credentials(spec.repo or "")
+    if spec.ref and git.is_missing_ref(error):
+        return f"{describe(spec)}: ref '{spec.ref}' does not exist in {repo} (git: {said})"
+    return f"cannot fetch {describe(spec)}: git: {said}"
+
+
+def content_roots(config: SiteConfig, failed: FailedClones | None = None,
+                  ) -> tuple[list[ContentRoot], list[Finding]]:
+    """The archive's own content folder, then one root per usable source, in site.yml order.
+
+    Returns the roots and the problems with sources, each reported at the source's line of
+    site.yml; a source with a problem provides no root. `failed` remembers clones that failed
+    in this process, so a long-lived server does not retry the network on every call (a
+    restart or `sources update` tries again).
+    """
+    roots = [ContentRoot(config.content_dir, config.content)]
+    findings: list[Finding] = []
+    for spec in config.sources:
+        if spec.repo is not None:
+            root, problem = _repo_root(config, spec, failed if failed is not None else {})
+        else:
+            root, problem = _path_root(config, spec)
+        if root is not None:
+            roots.append(root)
+        if problem is not None:
+            findings.append(problem)
+    return roots, findings
+
+
+def _path_root(config: SiteConfig, spec: SourceSpec) -> tuple[ContentRoot | None, Finding | None]:
+    folder = Path(os.path.normpath(config.root / (spec.path or "")))
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        return None, Finding(config.path, spec.line, "error",
+                             f"{describe(spec)}: {folder} {what}")
+    source = Source(location=spec.path or "", edit_url=spec.edit_url)
+    return ContentRoot(folder, describe(spec), source, spec.line), None
+
+
+def _repo_root(config: SiteConfig, spec: SourceSpec,
+               failed: FailedClones) -> tuple[ContentRoot | None, Finding | None]:
+    checkout = checkouts.cached(config, spec)
+    if checkout is None:
+        if spec in failed:
+            return None, failed[spec]
+        try:
+            checkout = checkouts.fetch(config, spec)
+        except git.GitError as exc:
+            failed[spec] = Finding(config.path, spec.line, "error", failure_message(spec, exc))
+            return None, failed[spec]
+    folder = checkout.folder / spec.dir if spec.dir else checkout.folder
+    if not folder.is_dir():
+        return None, Finding(config.path, spec.line, "error", (
+            f"{describe(spec)}: the repository has no folder '{spec.dir}' "
+            f"at commit {checkout.commit[:12]}"))
+    source = Source(location=without_credentials(checkout.repo), ref=spec.ref,
+                    commit=checkout.commit, edit_url=spec.edit_url)
+    return ContentRoot(folder, describe(spec), source, spec.line), None
