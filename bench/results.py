@@ -59,6 +59,8 @@ class Results:
     """What each tool's full build wrote, keyed by tool."""
     skipped: dict[str, str] = field(default_factory=dict)
     """Measurement (or tool) → why it was not measured."""
+    limits: dict[str, float] = field(default_factory=dict)
+    """Tool → the time limit its builds ran under (the last one used)."""
     versions: dict[str, str] = field(default_factory=dict)
     """Tool → version string."""
     profiles: dict[str, str] = field(default_factory=dict)
