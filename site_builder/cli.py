@@ -19,6 +19,7 @@ from site_builder.archive.loader import load_archive
 from site_builder.authoring import NewRecordError, new_record
 from site_builder.build import command as build_command
 from site_builder.config import CONFIG_FILE, SiteConfig, load_config
+from site_builder.mcp import command as mcp_command
 from site_builder.scaffold import ScaffoldError, init_archive
 from site_builder.sources.command import register as register_sources
 
@@ -227,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
 EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]] = [
     build_command.register,
     register_sources,
+    mcp_command.register,
 ]
 
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import math
-import re
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -18,6 +16,8 @@ from typing import Any
 from site_builder.archive.affects import normalise_path
 from site_builder.archive.archive import Archive, LookupFailed
 from site_builder.archive.records import Record
+from site_builder.textindex import index_for
+from site_builder.textindex import terms as query_terms
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 200
@@ -181,52 +181,6 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-# ---- text search --------------------------------------------------------------------------------
-
-_WORD = re.compile(r"\w+")
-
-
-def _terms(query: str) -> list[str]:
-    return [t for t in _fold(query).split() if t]
-
-
-def _meta_text(record: Record) -> str:
-    return _fold(" ".join([record.title, record.description, " ".join(record.tags)]))
-
-
-def _matches_query(archive: Archive, record: Record, terms: list[str]) -> bool:
-    meta = _meta_text(record)
-    missing = [t for t in terms if t not in meta]
-    if not missing:
-        return True
-    body = _fold(archive.body(record))
-    return all(t in body for t in missing)
-
-
-def _bm25(archive: Archive, records: list[Record], terms: list[str]) -> list[Record]:
-    """Rank records for `terms` with BM25 over title (weighted), description, tags and body."""
-    words = {r.id: _WORD.findall(_meta_text(r) + " " + _meta_text(r) + " "
-                                 + _fold(archive.body(r))) for r in records}
-    average = sum(len(w) for w in words.values()) / max(len(words), 1)
-    k1, b = 1.2, 0.75
-    documents = len(records)
-    query_words = [w for t in terms for w in _WORD.findall(t)]
-    frequency = Counter(w for r in records for w in set(words[r.id]) if w in query_words)
-    scores: dict[str, float] = {}
-    for record in records:
-        counts = Counter(words[record.id])
-        length = len(words[record.id]) or 1
-        score = 0.0
-        for word in query_words:
-            tf = counts.get(word, 0)
-            if not tf:
-                continue
-            idf = math.log(1 + (documents - frequency[word] + 0.5) / (frequency[word] + 0.5))
-            score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average))
-        scores[record.id] = score
-    return sorted(records, key=lambda r: (-scores[r.id], -r.date.toordinal(), r.id))
-
-
 # ---- the tools ----------------------------------------------------------------------------------
 
 
@@ -263,7 +217,7 @@ def search_records(
     if sort not in ("date", "relevance"):
         raise QueryError(f'sort must be "date" or "relevance", not "{sort}"')
     field_filter = _field_filter(field) if field else None
-    terms = _terms(query) if query else []
+    terms = query_terms(query) if query else []
     wanted = {k: _fold(v) for k, v in
               {"project": project, "type": type, "status": status}.items() if v}
     tag_f = _fold(tag) if tag else None
@@ -280,11 +234,12 @@ def search_records(
             continue
         if current_only and not archive.is_current(record):
             continue
-        if terms and not _matches_query(archive, record, terms):
-            continue
         hits.append(record)
-    if sort == "relevance" and terms:
-        hits = _bm25(archive, hits, terms)
+    if terms:
+        index = index_for(archive)
+        hits = index.matching(hits, terms)
+        if sort == "relevance":
+            hits = index.rank(hits, terms)
     out = _page(hits, limit, offset)
     out["records"] = [summary(r) for r in hits[offset:offset + limit]]
     return out

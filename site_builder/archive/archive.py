@@ -7,7 +7,7 @@ the query layer, the site build and the MCP server only read it.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -70,7 +70,9 @@ class Archive:
     """The records of one archive (drafts never included), newest first, and what they imply.
 
     `bodies`, when given, supplies record bodies lazily (remote mode reads them from the
-    published site); otherwise a record's own `body` is used.
+    published site); otherwise a record's own `body` is used. `all_bodies`, when given,
+    supplies every body at once, keyed by id (remote mode: one read of llms-full.txt rather
+    than one request per record), for text search.
     """
 
     def __init__(
@@ -80,6 +82,7 @@ class Archive:
         records: Iterable[Record],
         findings: Iterable[Finding] = (),
         bodies: Callable[[Record], str] | None = None,
+        all_bodies: Callable[[], Mapping[str, str]] | None = None,
     ) -> None:
         self.config = config
         self.records: tuple[Record, ...] = tuple(
@@ -88,6 +91,7 @@ class Archive:
             sorted(projects.items(), key=lambda item: _project_sort_key(item[1])))
         self._load_findings: tuple[Finding, ...] = tuple(findings)
         self._bodies = bodies
+        self._all_bodies = all_bodies
         self.by_id: dict[str, Record] = {r.id: r for r in self.records}
         self._keys: dict[str, list[str]] = {}
         for record in self.records:
@@ -141,6 +145,20 @@ class Archive:
     def body(self, record: Record) -> str:
         """The Markdown body of `record` (fetched lazily in remote mode)."""
         return self._bodies(record) if self._bodies is not None else record.body
+
+    def all_bodies(self) -> Mapping[str, str]:
+        """Every record's body keyed by id, read at once.
+
+        The same mapping object comes back until the bodies change, so callers may memoise
+        what they derive from it. Raises whatever the `all_bodies` supplier raises.
+        """
+        if self._all_bodies is not None:
+            return self._all_bodies()
+        return self._own_bodies
+
+    @cached_property
+    def _own_bodies(self) -> Mapping[str, str]:
+        return {record.id: self.body(record) for record in self.records}
 
     # ---- lineage -------------------------------------------------------------------------
 

@@ -1,0 +1,204 @@
+"""Remote mode: read a published site over HTTP and serve it as the same Archive.
+
+`PublishedSite` fetches files of the site: each response is kept `ttl` seconds (30 by
+default), then revalidated with If-None-Match / If-Modified-Since, so an unchanged
+decisions.json costs a 304 and no parsing. Every request gives up after `timeout` seconds
+(10 by default), and every file has a size limit. `RemoteSource` turns decisions.json into
+an Archive (`site_builder.archive.published`), reading bodies lazily: one `.md` copy for
+one record, and llms-full.txt, in one request, when a text search needs every body.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import quote, urlsplit, urlunsplit
+
+import httpx
+
+from site_builder import __version__
+from site_builder.archive.archive import Archive
+from site_builder.archive.published import (
+    PublishedError,
+    archive_from_index,
+    bodies_from_full,
+    project_names,
+    site_path,
+)
+from site_builder.archive.records import Record, split_front_matter
+from site_builder.mcp.source import Log, SourceError, log_to_stderr
+
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_TTL = 30.0
+MB = 1024 * 1024
+# Size limits per file: the index of a very large archive fits in the first, a single
+# record in the second; llms-full.txt holds every body of the archive.
+LIMITS = {"decisions.json": 64 * MB, "llms.txt": 16 * MB, "llms-full.txt": 512 * MB}
+MD_LIMIT = 4 * MB
+# Markdown copies kept in memory; older ones are fetched again when asked for.
+_MAX_CACHED_COPIES = 2000
+
+
+class FetchError(SourceError):
+    """A file of the site could not be read; the message names its URL and what failed."""
+
+
+def site_url(given: str) -> str | None:
+    """The site's address with a trailing `/`, or None when `given` is not an http(s) URL."""
+    parts = urlsplit(given.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    path = parts.path if parts.path.endswith("/") else parts.path + "/"
+    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+@dataclass(slots=True)
+class Response:
+    """A cached file: its bytes, its validators, and when it was last known fresh.
+
+    A 304 refreshes `checked` on the same object, so whatever was derived from an
+    unchanged file (keyed by the object's identity) stays valid.
+    """
+
+    data: bytes
+    etag: str | None
+    modified: str | None
+    checked: float
+
+    def text(self, url: str) -> str:
+        try:
+            return self.data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise FetchError(f"{url} is not UTF-8 text") from None
+
+
+class PublishedSite:
+    """Files of one published site, fetched over HTTP with a short cache."""
+
+    def __init__(self, url: str, timeout: float = DEFAULT_TIMEOUT, ttl: float = DEFAULT_TTL,
+                 client: httpx.Client | None = None) -> None:
+        self.url = url
+        self.timeout = timeout
+        self.ttl = ttl
+        self._client = client or httpx.Client(
+            follow_redirects=True, headers={"User-Agent": f"site-builder/{__version__} mcp"})
+        self._cache: OrderedDict[str, Response] = OrderedDict()
+
+    def url_of(self, path: str) -> str:
+        """The URL of a file of the site, its relative `path` checked and percent-encoded."""
+        site_path(path, "path")
+        return self.url + "/".join(quote(segment, safe="") for segment in path.split("/"))
+
+    def fetch(self, path: str, limit: int) -> Response:
+        """The file at `path`, from the cache while fresh. Raises FetchError."""
+        url = self.url_of(path)
+        cached = self._cache.get(url)
+        if cached is not None and time.monotonic() - cached.checked < self.ttl:
+            self._cache.move_to_end(url)
+            return cached
+        headers = {}
+        if cached is not None and cached.etag:
+            headers["If-None-Match"] = cached.etag
+        if cached is not None and cached.modified:
+            headers["If-Modified-Since"] = cached.modified
+        fresh = self._get(url, headers, limit, cached)
+        self._cache[url] = fresh
+        self._cache.move_to_end(url)
+        while len(self._cache) > _MAX_CACHED_COPIES:
+            self._cache.popitem(last=False)
+        return fresh
+
+    def _get(self, url: str, headers: dict[str, str], limit: int,
+             cached: Response | None) -> Response:
+        started = time.monotonic()
+        try:
+            with self._client.stream("GET", url, headers=headers,
+                                     timeout=self.timeout) as response:
+                if response.status_code == 304 and cached is not None:
+                    cached.checked = time.monotonic()
+                    return cached
+                if response.status_code != 200:
+                    raise FetchError(f"{url} answered HTTP {response.status_code} "
+                                     f"{response.reason_phrase}".rstrip())
+                declared = response.headers.get("content-length", "")
+                if declared.isdigit() and int(declared) > limit:
+                    raise FetchError(_too_large(url, limit))
+                chunks: list[bytes] = []
+                size = 0
+                for chunk in response.iter_bytes():
+                    size += len(chunk)
+                    if size > limit:
+                        raise FetchError(_too_large(url, limit))
+                    if time.monotonic() - started > self.timeout:
+                        raise httpx.ReadTimeout("too slow", request=response.request)
+                    chunks.append(chunk)
+                return Response(b"".join(chunks), response.headers.get("etag"),
+                                response.headers.get("last-modified"), time.monotonic())
+        except httpx.TimeoutException:
+            raise FetchError(f"{url} did not answer within {self.timeout:g}s") from None
+        except httpx.HTTPError as exc:
+            raise FetchError(f"{url} could not be read: {exc or type(exc).__name__}") from None
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _too_large(url: str, limit: int) -> str:
+    return f"{url} is larger than {limit // MB} MB; refusing to read it"
+
+
+class RemoteSource:
+    """A published site as an Archive, rebuilt only when its decisions.json changes."""
+
+    open_world = True
+
+    def __init__(self, site: PublishedSite, log: Log = log_to_stderr) -> None:
+        self.site = site
+        self._log = log
+        self._index: Response | None = None
+        self._archive: Archive | None = None
+        self._full: tuple[Response, Archive | None, dict[str, str]] | None = None
+
+    def archive(self) -> Archive:
+        """The archive decisions.json describes now. Raises FetchError."""
+        index = self.site.fetch("decisions.json", LIMITS["decisions.json"])
+        if index is not self._index or self._archive is None:
+            url = self.site.url_of("decisions.json")
+            try:
+                data = json.loads(index.text(url))
+            except ValueError as exc:
+                raise FetchError(f"{url} is not valid JSON: {exc}") from None
+            try:
+                archive = archive_from_index(data, self._body, self._all_bodies,
+                                             self._project_names)
+            except PublishedError as exc:
+                raise FetchError(f"{url} cannot be used: {exc}") from None
+            self._index, self._archive = index, archive
+        return self._archive
+
+    def warm(self) -> None:
+        """Nothing: remote mode contacts the site only when a call needs it."""
+
+    def _body(self, record: Record) -> str:
+        response = self.site.fetch(record.rel_path, MD_LIMIT)
+        return split_front_matter(response.text(self.site.url_of(record.rel_path)))[1]
+
+    def _all_bodies(self) -> Mapping[str, str]:
+        response = self.site.fetch("llms-full.txt", LIMITS["llms-full.txt"])
+        archive = self._archive
+        if self._full is None or self._full[0] is not response or self._full[1] is not archive:
+            ids = set(archive.by_id) if archive is not None else set()
+            text = response.text(self.site.url_of("llms-full.txt"))
+            self._full = (response, archive, bodies_from_full(text, ids))
+        return self._full[2]
+
+    def _project_names(self) -> Mapping[str, str]:
+        try:
+            response = self.site.fetch("llms.txt", LIMITS["llms.txt"])
+            return project_names(response.text(self.site.url_of("llms.txt")), self.site.url)
+        except FetchError as exc:
+            self._log(f"{exc}; naming projects after their folders")
+            return {}
