@@ -15,7 +15,8 @@ from urllib.parse import unquote, urlsplit
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _INLINE_LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'(][^)]*)?\)")
-_REF_DEF = re.compile(r"^[ \t]{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)")
+# A reference definition; `[^1]: text` is a footnote, not a link.
+_REF_DEF = re.compile(r"^[ \t]{0,3}\[(?!\^)[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ a typical body. Links between source files are rewritten on the element tree by
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -68,7 +69,7 @@ _ATTRIBUTES = {
     "del": {"cite", "datetime"},
     "details": {"open"},
     "img": {"src", "alt", "width", "height", "loading"},
-    "input": {"type", "checked", "disabled"},
+    "input": {"type", "checked"},
     "ins": {"cite", "datetime"},
     "ol": {"start", "reversed", "type"},
     "q": {"cite"},
@@ -79,32 +80,26 @@ _ATTRIBUTES = {
 _URL_SCHEMES = {"http", "https", "mailto"}
 
 
-def _attribute_filter(element: str, attribute: str, value: str) -> str | None:
-    # Task-list checkboxes are the only form control a body may carry, and they stay inert.
-    if element == "input" and attribute == "type" and value != "checkbox":
-        return None
-    return value
-
-
 def sanitise(fragment: str) -> str:
     """`fragment` reduced to the allow-list: no scripts, styles, `on*` handlers or
-    `javascript:` URLs; task-list checkboxes are kept but always disabled."""
+    `javascript:` URLs. Task-list checkboxes are the only form controls kept, always
+    disabled and labelled (a control without a name fails accessibility audits)."""
     clean = nh3.clean(
         fragment, tags=_TAGS, attributes={"*": _GENERIC_ATTRIBUTES, **_ATTRIBUTES},
-        url_schemes=_URL_SCHEMES, link_rel=None, attribute_filter=_attribute_filter,
-        strip_comments=True)
-    if "<input" in clean:
-        clean = _disable_inputs(clean)
-    return clean
+        url_schemes=_URL_SCHEMES, link_rel=None, strip_comments=True)
+    return _INPUT.sub(_checkbox, clean) if "<input" in clean else clean
 
 
-def _disable_inputs(fragment: str) -> str:
-    out: list[str] = []
-    for index, part in enumerate(fragment.split("<input")):
-        if index and " disabled" not in part.split(">", 1)[0]:
-            part = ' disabled=""' + part
-        out.append(part)
-    return "<input".join(out)
+_INPUT = re.compile(r"<input\b[^>]*>")
+
+
+def _checkbox(match: re.Match[str]) -> str:
+    tag = match.group(0)
+    if 'type="checkbox"' not in tag:
+        return ""
+    if 'checked=""' in tag:
+        return '<input type="checkbox" disabled="" checked="" aria-label="done">'
+    return '<input type="checkbox" disabled="" aria-label="not done">'
 
 
 # ---- highlighting -------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The one writer: every file of a build goes through `Output`, which stages it and swaps it in.
 
-A build writes into a staging folder beside the output folder. Only `commit()` puts it in
-place, so a build that fails halfway leaves the previous output exactly as it was. A file whose
+A build writes into a staging folder beside the output folder (`_site.tmp-<pid>`). Only
+`commit()` puts it in place, so a build that fails halfway leaves the previous output exactly
+as it was. A file whose
 bytes are the same as in the previous output is hard-linked from it instead of being written
 again, which keeps its mtime (rsync, `serve` and static hosts see no change); files the new
 build does not write are gone after the swap.
@@ -17,8 +18,8 @@ import shutil
 from pathlib import Path
 from types import TracebackType
 
-_STAGING = ".staging-"
-_RETIRED = ".retired-"
+_STAGING = ".tmp-"
+_RETIRED = ".old-"
 
 
 class OutputError(Exception):
@@ -34,7 +35,7 @@ class Output:
 
     def __init__(self, target: Path) -> None:
         self.target = Path(os.path.abspath(target))
-        self.stage = self.target.parent / f".{self.target.name}{_STAGING}{os.getpid()}"
+        self.stage = self.target.parent / f"{self.target.name}{_STAGING}{os.getpid()}"
         self.written: set[str] = set()
         self.changed = 0
         self.unchanged = 0
@@ -116,7 +117,7 @@ class Output:
             if _exchange(self.stage, self.target):
                 shutil.rmtree(self.stage)
             else:
-                retired = self.target.parent / f".{self.target.name}{_RETIRED}{os.getpid()}"
+                retired = self.target.parent / f"{self.target.name}{_RETIRED}{os.getpid()}"
                 os.rename(self.target, retired)
                 os.rename(self.stage, self.target)
                 shutil.rmtree(retired)
@@ -194,7 +195,7 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def _remove_abandoned(target: Path) -> None:
     """Remove staging folders left behind by builds that were killed."""
-    prefix = f".{target.name}"
+    prefix = target.name
     for entry in target.parent.iterdir():
         name = entry.name
         if not name.startswith(prefix) or not entry.is_dir():
