@@ -23,9 +23,12 @@ from bench.mcp_timing import workload
 TOP = 12
 
 MEMORY_SCRIPT = """
-import sys, threading, tracemalloc
+import os, sys, threading, tracemalloc
 from site_builder.cli import main
-tracemalloc.start(8)
+tracemalloc.start(1)
+# Render workers are forked: tracing them too would slow the build tenfold, and the
+# question is what the parent holds.
+os.register_at_fork(after_in_child=tracemalloc.stop)
 best = {"peak": 0, "snapshot": None}
 done = threading.Event()
 def watch():
@@ -95,7 +98,8 @@ def profile_build(corpus: Corpus, folder: Path, cold: bool = True,
 
 
 def profile_memory(corpus: Corpus) -> str:
-    """A cold build under tracemalloc: the lines holding the most memory at its peak."""
+    """A cold build under tracemalloc: the lines holding the most memory at the parent's
+    peak (render workers are not traced)."""
     sb.clean(corpus.root)
     done = subprocess.run(
         [sys.executable, "-c", MEMORY_SCRIPT, "build", "--root", str(corpus.root)],
@@ -121,13 +125,12 @@ def profile_mcp(folder: Path, ids: Sequence[str], root: Path | None = None,
     Local mode with `root`, remote mode with `site` (served on 127.0.0.1); calls=0 profiles
     start-up and the handshake alone.
     """
+    mode = "local" if root is not None else "remote"
+    output = folder / f"mcp-{mode}{'' if calls else '-start'}.pstats"
     if root is not None:
-        name = "mcp-local" if calls else "mcp-start"
-        output = folder / f"{name}.pstats"
         _drive(_pyinstrument(output, "mcp", "--root", str(root)), ids, calls)
         return summarise(output)
     assert site is not None
-    output = folder / "mcp-remote.pstats"
     with StaticServer(site) as server:
         _drive(_pyinstrument(output, "mcp", "--url", server.url), ids[:5], calls)
     return summarise(output)
@@ -142,6 +145,7 @@ def profilers(corpus: Corpus, folder: Path, ids: Sequence[str],
         "rebuild-one": lambda: profile_build(corpus, folder, cold=False, edit=True),
         "build-memory": lambda: profile_memory(corpus),
         "mcp-local": lambda: profile_mcp(folder, ids, root=corpus.root),
-        "mcp-start": lambda: profile_mcp(folder, ids, root=corpus.root, calls=0),
+        "mcp-start": lambda: "local mode:\n" + profile_mcp(folder, ids, root=corpus.root, calls=0)
+        + "\nremote mode:\n" + profile_mcp(folder, ids, site=site, calls=0),
         "mcp-remote": lambda: profile_mcp(folder, ids, site=site),
     }

@@ -74,6 +74,13 @@ def _median(name: str) -> Callable[[Results], float | None]:
     return figure
 
 
+def _slowest(*names: str) -> Callable[[Results], float | None]:
+    def figure(results: Results) -> float | None:
+        medians = [s.median for s in map(results.seconds.get, names) if s and s.n]
+        return max(medians) if medians else None
+    return figure
+
+
 def _ratio(top: str, bottom: str) -> Callable[[Results], float | None]:
     def figure(results: Results) -> float | None:
         a, b = results.seconds.get(top), results.seconds.get(bottom)
@@ -117,8 +124,9 @@ TARGETS = (
            _median("mcp.local.query"), format_seconds, profile="mcp-local"),
     Target("mcp-remote-cached", "MCP remote cached calls: p50 ≤ 5 ms", 0.005,
            _median("mcp.remote.cached"), format_seconds, profile="mcp-remote"),
-    Target("mcp-start", "MCP server start → first answer ≤ 1 s", 1.0,
-           _median("mcp.local.start"), format_seconds, profile="mcp-start"),
+    Target("mcp-start", "MCP server start → first answer ≤ 1 s (slower of local, remote)", 1.0,
+           _slowest("mcp.local.start", "mcp.remote.start"), format_seconds,
+           profile="mcp-start"),
     Target("build-memory", "peak memory of a build ≤ 400 MB", 400 * MB,
            _peak_build_memory, format_bytes, profile="build-memory"),
 )
