@@ -36,7 +36,7 @@ check: $(STAMP)
 	$(BIN)/site-builder check --strict --root example-site
 
 lint: $(STAMP)
-	$(BIN)/ruff check site_builder tests bench
+	$(BIN)/ruff check .
 
 # Browser tests drive Debian's chromium; install it when it is missing.
 system-deps:

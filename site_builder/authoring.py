@@ -52,11 +52,21 @@ class NewRecordError(Exception):
 
 
 def slugify(title: str, max_length: int = 60) -> str:
-    """A file-name slug: ASCII where the title transliterates, its own letters where not."""
-    ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
-    text = ascii_text if re.search(r"[A-Za-z0-9]", ascii_text) else title
-    slug = re.sub(r"[^\w]+", "-", text.casefold()).strip("-_")
-    slug = slug[:max_length].rstrip("-_")
+    """A file-name slug: lowercase words joined by `-`.
+
+    Accents are dropped from Latin letters (`Café` → `cafe`); letters of other scripts are
+    kept as they are (`日本語` stays), since transliterating them would lose the title.
+    """
+    kept: list[str] = []
+    for char in unicodedata.normalize("NFKD", title):
+        mark = unicodedata.category(char).startswith("M")
+        if mark and kept and kept[-1].isascii():
+            continue  # the accent of a Latin letter
+        # Letters, digits, and the vowel signs and marks that other scripts' words need.
+        kept.append(char if char.isalnum() or (mark and kept and kept[-1] != "-") else "-")
+    text = unicodedata.normalize("NFC", "".join(kept)).casefold()
+    slug = re.sub(r"-{2,}", "-", text).strip("-")
+    slug = slug[:max_length].rstrip("-")
     return slug or "record"
 
 

@@ -14,12 +14,19 @@ from pathlib import Path
 
 from site_builder import __version__, query
 from site_builder.archive.archive import Archive
-from site_builder.archive.findings import Finding, as_json, github_annotation, has_errors
+from site_builder.archive.findings import (
+    Finding,
+    as_json,
+    display_path,
+    github_annotation,
+    has_errors,
+)
 from site_builder.archive.loader import load_archive
 from site_builder.authoring import NewRecordError, new_record
 from site_builder.build import command as build_command
 from site_builder.config import CONFIG_FILE, SiteConfig, load_config
 from site_builder.mcp import command as mcp_command
+from site_builder.mcp.source import SourceError
 from site_builder.scaffold import ScaffoldError, init_archive
 from site_builder.sources.command import register as register_sources
 
@@ -49,9 +56,10 @@ def find_root(given: str | None) -> Path:
                      "'site-builder init'")
 
 
-def report(findings: Sequence[Finding], stream=sys.stderr) -> None:
+def report(findings: Sequence[Finding], stream=None) -> None:
+    """Print findings as `path:line: level: message`, to stderr unless told otherwise."""
     for finding in findings:
-        print(finding.format(), file=stream)
+        print(finding.format(), file=stream or sys.stderr)
 
 
 def load_config_or_fail(root: Path) -> SiteConfig:
@@ -69,11 +77,26 @@ def load_for_queries(root: Path) -> Archive:
     return archive
 
 
+def archive_for_queries(args: argparse.Namespace) -> Archive:
+    """The local archive, or with `--url` the published site's, as the MCP server reads it.
+
+    Raises UsageError for an address that is not a site, SourceError when it cannot be read.
+    """
+    if args.url is None:
+        return load_for_queries(find_root(args.root))
+    from site_builder.mcp.remote import PublishedSite, RemoteSource, site_url
+
+    url = site_url(args.url)
+    if url is None:
+        raise UsageError("--url must be the address of a published site")
+    return RemoteSource(PublishedSite(url), log=fail).archive()
+
+
 # ---- commands ---------------------------------------------------------------------------------
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    folder = Path(args.dir)
+    folder = Path(args.dir or args.root or ".")
     try:
         written = init_archive(folder)
     except ScaffoldError as exc:
@@ -94,11 +117,12 @@ def cmd_new(args: argparse.Namespace) -> int:
     except NewRecordError as exc:
         fail(str(exc))
         return USAGE
-    print(path)
+    print(display_path(path))
     return OK
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    """Print every problem; text goes to stderr (they are errors), json and github to stdout."""
     archive = load_archive(find_root(args.root))
     findings = list(archive.findings)
     if args.strict:
@@ -109,8 +133,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         for finding in findings:
             print(github_annotation(finding))
     else:
-        for finding in findings:
-            print(finding.format())
+        report(findings)
     errors = sum(f.level == "error" for f in findings)
     warnings = len(findings) - errors
     if findings and args.format == "text":
@@ -124,7 +147,7 @@ def _print_json(value: object) -> None:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    archive = load_for_queries(find_root(args.root))
+    archive = archive_for_queries(args)
     text = " ".join(args.query) if args.query else None
     result = query.search_records(
         archive, project=args.project, type=args.type, status=args.status, tag=args.tag,
@@ -151,7 +174,7 @@ def print_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    archive = load_for_queries(find_root(args.root))
+    archive = archive_for_queries(args)
     result = query.get_record(archive, args.id)
     if args.json:
         _print_json(result)
@@ -185,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("init", help="scaffold a new archive", parents=[common])
-    p.add_argument("dir", nargs="?", default=".", help="folder to create it in (default: here)")
+    p.add_argument("dir", nargs="?", help="folder to create it in (default: --root, else here)")
     p.set_defaults(func=cmd_init)
 
     p = sub.add_parser("new", help="write the next-numbered record", parents=[common])
@@ -212,11 +235,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=query.DEFAULT_LIMIT)
     p.add_argument("--offset", type=_positive, default=0)
     p.add_argument("--json", action="store_true", help="print the tool's JSON object")
+    p.add_argument("--url", metavar="SITE", help="query a published site instead")
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("show", help="one record (the get_record tool)", parents=[common])
     p.add_argument("id", help="full id, short id (sre/adr/1), ref (SRE-ADR-0001) or slug")
     p.add_argument("--json", action="store_true", help="print the tool's JSON object")
+    p.add_argument("--url", metavar="SITE", help="read a published site instead")
     p.set_defaults(func=cmd_show)
 
     for register in EXTRA_COMMANDS:
@@ -243,6 +268,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except query.QueryError as exc:
         fail(str(exc))
         return USAGE
+    except SourceError as exc:  # a published site (--url) that could not be read
+        fail(str(exc))
+        return ARCHIVE_ERRORS
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

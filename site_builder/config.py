@@ -13,6 +13,11 @@ from site_builder.archive.findings import Finding
 
 CONFIG_FILE = "site.yml"
 FIELD_TYPES = ("string", "number", "boolean", "date", "enum", "list")
+# The front-matter keys every record may set (SPEC §3.3); a custom field may not reuse one.
+BUILT_IN_KEYS = frozenset({
+    "title", "status", "date", "description", "authors", "deciders", "tags", "related",
+    "supersedes", "supersededBy", "draft", "review", "reviewers", "approvals", "affects",
+})
 
 _SITE_KEYS = {
     "title", "description", "url", "base", "content", "output", "edit_url",
@@ -163,123 +168,137 @@ class SiteConfig:
 
 
 class _Checker:
-    """Collects findings against one YAML file, each at the line of the key at fault."""
+    """Collects findings against one YAML file, each at the line of the key or item at fault."""
 
-    def __init__(self, path: Path, text: str) -> None:
+    def __init__(self, path: Path, lines: yamlfile.KeyLines | None = None) -> None:
         self.path = path
-        self.text = text
-        self.lines = yamlfile.key_lines(text)
+        self.lines: yamlfile.KeyLines = lines or {}
         self.findings: list[Finding] = []
 
-    def line_of(self, key: str, nested: str | None = None) -> int:
-        if nested is not None:
-            inner = yamlfile.nested_key_line(self.text, key, nested)
-            if inner is not None:
-                return inner
-        return self.lines.get(key, 1)
+    def line_of(self, *path: str | int) -> int:
+        """The line of `path` (`"statuses", 2, "open"`), or of its nearest known parent."""
+        return yamlfile.line_of(self.lines, *path)
 
-    def error(self, message: str, key: str = "", nested: str | None = None) -> None:
-        self.findings.append(Finding(self.path, self.line_of(key, nested), "error", message))
+    def error(self, message: str, *path: str | int) -> None:
+        self.findings.append(Finding(self.path, self.line_of(*path), "error", message))
 
     def error_at(self, line: int, message: str) -> None:
         self.findings.append(Finding(self.path, line, "error", message))
 
-    def warning(self, message: str, key: str = "") -> None:
-        self.findings.append(Finding(self.path, self.line_of(key), "warning", message))
-
-    def unknown_keys(self, mapping: dict[str, Any], known: set[str], where: str, key: str = "",
-                     error: bool = True) -> None:
+    def unknown_keys(self, mapping: dict[Any, Any], known: set[str], where: str,
+                     *path: str | int) -> None:
+        """An error for each key of `mapping` (found at `path`) that is not in `known`."""
         for name in mapping:
             if name in known:
                 continue
             hint = difflib.get_close_matches(str(name), sorted(known), n=1)
             extra = f" (did you mean '{hint[0]}'?)" if hint else ""
-            message = f"unknown key '{name}' in {where}{extra}"
-            if error:
-                self.error(message, key or str(name), str(name) if key else None)
-            else:
-                self.warning(message, key or str(name))
+            self.error(f"unknown key '{name}' in {where}{extra}", *path, str(name))
 
 
-def read_yaml_mapping(path: Path,
-                      checker: _Checker | None = None) -> tuple[dict[str, Any], _Checker]:
-    """Read a YAML file that must hold a mapping; problems go to the returned checker."""
-    text = path.read_text(encoding="utf-8")
-    checker = checker or _Checker(path, text)
+def read_yaml_mapping(path: Path) -> tuple[dict[str, Any], _Checker]:
+    """Read a YAML file that must hold a mapping (an empty file is an empty one).
+
+    Returns the mapping ({} when unusable) and a checker holding the problems found so far.
+    """
+    checker = _Checker(path)
     try:
-        data = yamlfile.parse(text)
+        data, checker.lines = yamlfile.parse_with_lines(path.read_text(encoding="utf-8"))
     except yamlfile.YamlError as exc:
         checker.findings.append(Finding(path, exc.line, "error", exc.message))
         return {}, checker
+    except UnicodeDecodeError:
+        checker.error(f"{path.name} is not UTF-8 text")
+        return {}, checker
     if data is None:
-        data = {}
+        return {}, checker
     if not isinstance(data, dict):
         checker.error(f"{path.name} must be a mapping of keys to values")
         return {}, checker
     return data, checker
 
 
-def parse_fields(raw: Any, checker: _Checker, key: str = "fields") -> tuple[FieldDef, ...]:
-    """Validate a `fields` list (site or project level) into FieldDefs."""
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _flag(item: dict[str, Any], key: str, checker: _Checker, *path: str | int) -> bool:
+    """A true/false key of a list item (false when absent)."""
+    value = item.get(key, False)
+    if isinstance(value, bool):
+        return value
+    checker.error(f"'{key}' must be true or false, not {value!r}", *path, key)
+    return False
+
+
+def _named_items(raw: Any, key: str, checker: _Checker) -> list[tuple[int, dict[str, Any]]]:
+    """The entries of a list of `{name: …}` mappings, with their index; bad ones reported."""
+    if not isinstance(raw, list) or (not raw and key == "statuses"):
+        checker.error(f"'{key}' must be a non-empty list" if key == "statuses"
+                      else f"'{key}' must be a list", key)
+        return []
+    items = []
+    for index, item in enumerate(raw):
+        if isinstance(item, str) and key == "statuses":
+            item = {"name": item}
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) \
+                or not item["name"].strip():
+            checker.error(f"every entry of '{key}' needs a 'name'", key, index)
+            continue
+        items.append((index, item))
+    return items
+
+
+def parse_fields(raw: Any, checker: _Checker, inherited: tuple[FieldDef, ...] = ()
+                 ) -> tuple[FieldDef, ...]:
+    """Validate a `fields` list (site level, or a project's own beside `inherited`)."""
     if raw is None:
         return ()
-    if not isinstance(raw, list):
-        checker.error(f"'{key}' must be a list of field definitions", key)
-        return ()
     fields: list[FieldDef] = []
-    seen: set[str] = set()
-    for item in raw:
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"]:
-            checker.error(f"every entry of '{key}' needs a 'name'", key)
-            continue
+    taken = {f.name for f in inherited}
+    for index, item in _named_items(raw, "fields", checker):
         name = item["name"]
-        checker.unknown_keys(item, _FIELD_KEYS, f"field '{name}'", key)
+        checker.unknown_keys(item, _FIELD_KEYS, f"field '{name}'", "fields", index)
         kind = item.get("type", "string")
         if kind not in FIELD_TYPES:
-            checker.error(f"field '{name}' has unknown type '{kind}' "
-                          f"(one of {', '.join(FIELD_TYPES)})", key)
+            checker.error(f"field '{name}' has unknown type {kind!r} "
+                          f"(one of {', '.join(FIELD_TYPES)})", "fields", index, "type")
             kind = "string"
-        values = item.get("values") or []
-        if kind == "enum" and (not isinstance(values, list) or not values):
-            checker.error(f"enum field '{name}' needs a list of 'values'", key)
+        values = item.get("values")
+        if kind == "enum" and (not isinstance(values, list) or not values
+                               or any(isinstance(v, (list, dict)) for v in values)):
+            checker.error(f"enum field '{name}' needs a list of 'values'",
+                          "fields", index, "values")
             values = []
-        if name in seen:
-            checker.error(f"field '{name}' is declared twice", key)
-        seen.add(name)
+        if name in BUILT_IN_KEYS:
+            checker.error(f"field '{name}' has the name of a built-in front-matter key",
+                          "fields", index, "name")
+        elif name in taken:
+            checker.error(f"field '{name}' is declared twice", "fields", index, "name")
+        taken.add(name)
         fields.append(FieldDef(
             name=name, type=kind, label=_opt_str(item.get("label")),
             values=tuple(str(v) for v in values) if isinstance(values, list) else (),
             unit=_opt_str(item.get("unit")), description=_opt_str(item.get("description")),
-            required=bool(item.get("required", False)),
+            required=_flag(item, "required", checker, "fields", index),
         ))
     return tuple(fields)
-
-
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else str(value)
 
 
 def _parse_statuses(raw: Any, checker: _Checker) -> tuple[Status, ...]:
     if raw is None:
         return DEFAULT_STATUSES
-    if not isinstance(raw, list) or not raw:
-        checker.error("'statuses' must be a non-empty list", "statuses")
-        return DEFAULT_STATUSES
     statuses: list[Status] = []
-    for item in raw:
-        if isinstance(item, str):
-            item = {"name": item}
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"]:
-            checker.error("every status needs a 'name'", "statuses")
-            continue
-        checker.unknown_keys(item, _STATUS_KEYS, f"status '{item['name']}'", "statuses")
-        if any(s.name == item["name"] for s in statuses):
-            checker.error(f"status '{item['name']}' is listed twice", "statuses")
+    for index, item in _named_items(raw, "statuses", checker):
+        name = item["name"]
+        checker.unknown_keys(item, _STATUS_KEYS, f"status '{name}'", "statuses", index)
+        if any(s.name == name for s in statuses):
+            checker.error(f"status '{name}' is listed twice", "statuses", index, "name")
             continue
         statuses.append(Status(
-            name=item["name"], open=bool(item.get("open", False)),
-            current=bool(item.get("current", False)), label=_opt_str(item.get("label")),
-            description=_opt_str(item.get("description")),
+            name=name, open=_flag(item, "open", checker, "statuses", index),
+            current=_flag(item, "current", checker, "statuses", index),
+            label=_opt_str(item.get("label")), description=_opt_str(item.get("description")),
         ))
     return tuple(statuses) or DEFAULT_STATUSES
 
@@ -290,16 +309,14 @@ def _parse_sources(raw: Any, checker: _Checker) -> tuple[SourceSpec, ...]:
     if not isinstance(raw, list):
         checker.error("'sources' must be a list", "sources")
         return ()
-    lines = yamlfile.item_lines(checker.text, "sources")
-    if len(lines) != len(raw):  # flow style: every problem goes to the `sources:` line
-        lines = [checker.line_of("sources")] * len(raw)
     specs: list[SourceSpec] = []
     names: dict[str, int] = {}
-    for item, line in zip(raw, lines, strict=True):
+    for index, item in enumerate(raw):
+        line = checker.line_of("sources", index)
         if not isinstance(item, dict) or ("path" in item) == ("repo" in item):
             checker.error_at(line, "every source needs exactly one of 'path' or 'repo'")
             continue
-        checker.unknown_keys(item, _SOURCE_KEYS, "a source", "sources")
+        checker.unknown_keys(item, _SOURCE_KEYS, "a source", "sources", index)
         spec = SourceSpec(**{k: _opt_str(item.get(k)) for k in _SOURCE_KEYS}, line=line)
         problem = _source_problem(spec)
         if problem:
@@ -335,14 +352,47 @@ def _string(data: dict[str, Any], key: str, checker: _Checker, default: str | No
     value = data.get(key, default)
     if value is None or isinstance(value, str):
         return value
-    checker.error(f"'{key}' must be a string", key)
+    checker.error(f"'{key}' must be a string, not {value!r}", key)
     return default
+
+
+def _required_approvals(data: dict[str, Any], checker: _Checker) -> int | None:
+    review = data.get("review")
+    if review is None:
+        return None
+    if not isinstance(review, dict):
+        checker.error("'review' must be a mapping such as {required_approvals: 2}", "review")
+        return None
+    checker.unknown_keys(review, {"required_approvals"}, "'review'", "review")
+    approvals = review.get("required_approvals")
+    if approvals is not None and (isinstance(approvals, bool) or not isinstance(approvals, int)
+                                  or approvals < 0):
+        checker.error("'review.required_approvals' must be a whole number",
+                      "review", "required_approvals")
+        return None
+    return approvals
+
+
+def _base(data: dict[str, Any], checker: _Checker) -> str:
+    """`base` as `/` or `/sub/path/`, however it was written."""
+    base = (_string(data, "base", checker, "/") or "/").strip("/")
+    return f"/{base}/" if base else "/"
+
+
+def _url(data: dict[str, Any], checker: _Checker) -> str | None:
+    url = _string(data, "url", checker, None)
+    if url and not url.startswith(("http://", "https://")):
+        checker.error("'url' must start with http:// or https://", "url")
+        return None
+    return url.rstrip("/") if url else None
 
 
 def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
     """Read `root/site.yml`.
 
-    Returns the config (None when there is no usable one) and every problem found in it.
+    Returns the config (None when there is no usable one) and every problem found in it;
+    a config with errors is still returned when it can be read, so that `check` reports
+    the archive's other problems too.
     """
     root = root.resolve()
     path = root / CONFIG_FILE
@@ -353,34 +403,20 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
     if checker.findings:
         return None, checker.findings
     checker.unknown_keys(data, _SITE_KEYS, CONFIG_FILE)
-    title = _string(data, "title", checker, None)
-    if not title:
+    if data.get("title") in (None, ""):
         checker.error("'title' is required in site.yml", "title")
-    base = _string(data, "base", checker, "/") or "/"
-    base = "/" + base.strip("/") + "/" if base.strip("/") else "/"
-    url = _string(data, "url", checker, None)
-    if url and not url.startswith(("http://", "https://")):
-        checker.error("'url' must start with http:// or https://", "url")
-        url = None
-    review = data.get("review") or {}
-    approvals = review.get("required_approvals") if isinstance(review, dict) else None
-    if approvals is not None and (not isinstance(approvals, int) or approvals < 0):
-        checker.error("'review.required_approvals' must be a whole number", "review")
-        approvals = None
-    if not isinstance(review, dict):
-        checker.error("'review' must be a mapping such as {required_approvals: 2}", "review")
     config = SiteConfig(
         root=root,
-        title=title or root.name,
+        title=_string(data, "title", checker, None) or root.name,
         description=_string(data, "description", checker, "") or "",
-        url=url.rstrip("/") if url else None,
-        base=base,
+        url=_url(data, checker),
+        base=_base(data, checker),
         content=_string(data, "content", checker, "content") or "content",
         output=_string(data, "output", checker, "_site") or "_site",
         edit_url=_string(data, "edit_url", checker, None),
         statuses=_parse_statuses(data.get("statuses"), checker),
         fields=parse_fields(data.get("fields"), checker),
-        required_approvals=approvals,
+        required_approvals=_required_approvals(data, checker),
         sources=_parse_sources(data.get("sources"), checker),
     )
     return config, checker.findings

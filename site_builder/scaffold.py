@@ -143,6 +143,8 @@ def init_archive(folder: Path, today: dt.date | None = None) -> list[Path]:
     """
     folder = folder.resolve()
     files = scaffold_files(folder.name, today or dt.date.today())
+    if folder.exists() and not folder.is_dir():
+        raise ScaffoldError(f"{folder} is a file, not a folder; nothing was written")
     if (folder / CONFIG_FILE).exists():
         raise ScaffoldError(f"{folder / CONFIG_FILE} already exists: {folder} is an archive "
                             "already; nothing was written")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -37,8 +38,12 @@ def fixture_archive(tmp_path: Path) -> Callable[[str], Path]:
 
 
 def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120,
-            input: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `python -m site_builder ARGS` in a real subprocess and capture its output."""
+            input: str | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `python -m site_builder ARGS` in a real subprocess and capture its output.
+
+    `env` adds to (or overrides) this process's environment.
+    """
     return subprocess.run([sys.executable, "-m", "site_builder", *args], cwd=cwd,
                           capture_output=True, text=True, timeout=timeout, input=input,
-                          check=False)
+                          check=False, env={**os.environ, **env} if env else None)

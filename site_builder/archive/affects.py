@@ -50,6 +50,8 @@ def _translate(glob: str) -> str:
 def compile_glob(pattern: str) -> re.Pattern[str]:
     """A regex matching a repo-relative POSIX path (or any folder above it) against `pattern`."""
     glob = pattern.rstrip("/") if pattern not in ("/", "") else pattern
+    if glob.startswith("./"):
+        glob = "/" + normalise_path(glob)  # `./x` means x at the root, as `/x` does
     anchored = glob.startswith("/") or "/" in glob
     glob = glob.lstrip("/")
     prefix = "" if anchored else "(?:.*/)?"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from site_builder.archive.bulk import paused_gc
 from site_builder.archive.findings import Finding
 from site_builder.archive.records import Record
 from site_builder.archive.schedule import add_interval, parse_every
@@ -54,12 +55,14 @@ class LookupFailed(LookupError):
     """An id, short id, ref or slug that names no record, or more than one."""
 
 
-def _lookup_keys(record: Record) -> Iterable[str]:
-    yield record.id.lower()
-    yield record.short_id.lower()
-    yield f"{record.project}/{record.type}/{int(record.number)}".lower()
-    yield record.ref.lower()
-    yield record.slug.lower()
+def _lookup_keys(record: Record) -> set[str]:
+    """Every lowercased form that names `record`: id, short ids, refs and slug."""
+    folder = f"{record.project}/{record.type}/".lower()
+    prefix = f"{record.project}-{record.type}-".lower()
+    number, slug = record.number, record.slug.lower()
+    unpadded = str(int(number))
+    return {folder + slug, folder + number, folder + unpadded, prefix + number,
+            prefix + unpadded, slug}
 
 
 def _project_sort_key(project: Project) -> tuple[int, int, str]:
@@ -95,7 +98,7 @@ class Archive:
         self.by_id: dict[str, Record] = {r.id: r for r in self.records}
         self._keys: dict[str, list[str]] = {}
         for record in self.records:
-            for key in dict.fromkeys(_lookup_keys(record)):
+            for key in _lookup_keys(record):
                 self._keys.setdefault(key, []).append(record.id)
         self.superseded_by: dict[str, str] = self._derive_superseded_by()
 
@@ -108,7 +111,9 @@ class Archive:
         """
         from site_builder.archive.checks import cross_check  # checks reads Archive
 
-        return tuple(sorted([*self._load_findings, *cross_check(self)],
+        with paused_gc():
+            found = cross_check(self)
+        return tuple(sorted([*self._load_findings, *found],
                             key=lambda f: (str(f.path), f.line, f.message)))
 
     @property

@@ -29,22 +29,22 @@ def cross_check(archive: Archive) -> list[Finding]:
 
 
 def _references(archive: Archive, record: Record) -> Iterator[Finding]:
-    pairs = [("supersedes", ref) for ref in record.supersedes]
-    pairs += [("related", ref) for ref in record.related]
+    """References that name no record, several, or the record itself."""
+    places = [(f"supersedes.{i}", "supersedes", ref) for i, ref in enumerate(record.supersedes)]
+    places += [(f"related.{i}", "related", ref) for i, ref in enumerate(record.related)]
     if record.superseded_by:
-        pairs.append(("supersededBy", record.superseded_by))
-    for key, reference in pairs:
+        places.append(("supersededBy", "supersededBy", record.superseded_by))
+    for place, key, reference in places:
         found = archive.candidates(reference)
-        if len(found) == 1:
-            if found[0] == record.id:
-                yield Finding(record.path, record.line_of(key), "error",
-                              f"'{key}' refers to the record itself")
+        if len(found) == 1 and found[0] != record.id:
             continue
-        if found:
+        if len(found) == 1:
+            message = f"'{key}' refers to the record itself"
+        elif found:
             message = f"'{key}' reference \"{reference}\" is ambiguous: {', '.join(found)}"
         else:
             message = f"'{key}' refers to a missing record: {reference}"
-        yield Finding(record.path, record.line_of(key), "error", message)
+        yield Finding(record.path, record.line_of(place), "error", message)
 
 
 def _content_folders(archive: Archive) -> set[Path]:
@@ -55,49 +55,109 @@ def _content_folders(archive: Archive) -> set[Path]:
 
 
 def _links(archive: Archive, record: Record, content: set[Path]) -> Iterator[Finding]:
+    """Relative body links to records that do not exist (errors) or to missing files."""
     for link in record.links:
         if not is_local(link.target):
             continue
         target = local_path(record.path, link.target)
-        line = record.body_line + link.line - 1
-        if target.suffix == ".md" and (archive.record_at(target) or target.is_file()):
+        if archive.record_at(target) is not None:
             continue
+        line = record.body_line + link.line - 1
         if target.suffix == ".md" and any(_inside(target, folder) for folder in content):
+            why = " (that file is a draft or not a valid record)" if target.is_file() else ""
             yield Finding(record.path, line, "error",
-                          f"link to a missing record: {link.target}")
+                          f"link to a missing record: {link.target}{why}")
         elif not target.exists():
             yield Finding(record.path, line, "warning",
                           f"link to a file that does not exist: {link.target}")
 
 
-def _inside(path, folder) -> bool:
-    try:
-        path.relative_to(folder)
-    except ValueError:
-        return False
-    return True
+def _inside(path: Path, folder: Path) -> bool:
+    return path.is_relative_to(folder)
 
 
-def _cycles(archive: Archive) -> Iterator[Finding]:
+def _supersede_edges(archive: Archive) -> dict[str, set[str]]:
+    """newer id → the ids it replaces, from `supersedes` and from `supersededBy` alike."""
     edges: dict[str, set[str]] = {}
     for record in archive.records:
         for reference in record.supersedes:
             older = archive.resolve(reference)
-            if older is not None:
+            if older is not None and older.id != record.id:
                 edges.setdefault(record.id, set()).add(older.id)
-    reported: set[frozenset[str]] = set()
-    for start in sorted(edges):
-        stack = [(start, [start])]
-        while stack:
-            node, path = stack.pop()
-            for nxt in sorted(edges.get(node, ())):
-                if nxt == start:
-                    cycle = frozenset(path)
-                    if cycle not in reported:
-                        reported.add(cycle)
-                        record = archive.by_id[start]
-                        loop = " → ".join([*path, start])
-                        yield Finding(record.path, record.line_of("supersedes"), "error",
-                                      f"supersede cycle: {loop}")
-                elif nxt not in path and len(path) < 64:
-                    stack.append((nxt, [*path, nxt]))
+        if record.superseded_by:
+            newer = archive.resolve(record.superseded_by)
+            if newer is not None and newer.id != record.id:
+                edges.setdefault(newer.id, set()).add(record.id)
+    return edges
+
+
+def _cycles(archive: Archive) -> Iterator[Finding]:
+    """One error per supersede cycle, at the `supersedes` line of its first record."""
+    edges = _supersede_edges(archive)
+    for component in _strongly_connected(edges):
+        if len(component) == 1:
+            continue  # a record that supersedes itself is reported as a reference
+        start = min(component)
+        loop = _loop(edges, component, start)
+        record = archive.by_id[start]
+        key = "supersedes" if record.supersedes else "supersededBy"
+        yield Finding(record.path, record.line_of(key), "error",
+                      f"supersede cycle: {' → '.join(loop)}")
+
+
+def _loop(edges: dict[str, set[str]], component: set[str], start: str) -> list[str]:
+    """A shortest path from `start` back to itself inside `component` (breadth first)."""
+    # Tarjan's component guarantees the path exists; the final return is never reached.
+    previous: dict[str, str] = {}
+    queue = [start]
+    for node in queue:
+        for nxt in sorted(edges.get(node, ())):
+            if nxt == start:
+                path = [node]
+                while path[-1] != start:
+                    path.append(previous[path[-1]])
+                return [*reversed(path), start]
+            if nxt in component and nxt not in previous:
+                previous[nxt] = node
+                queue.append(nxt)
+    return [start, start]
+
+
+def _strongly_connected(edges: dict[str, set[str]]) -> list[set[str]]:
+    """Tarjan's strongly connected components of the supersede graph, iteratively."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[set[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = set()
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.add(member)
+                        if member == node:
+                            break
+                    components.append(component)
+            elif child not in index:
+                index[child] = low[child] = len(index)
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(sorted(edges.get(child, ())))))
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+    return components

@@ -25,12 +25,7 @@ class Finding:
 
     def display_path(self, cwd: Path | None = None) -> str:
         """The path as a person types it: relative to `cwd` when below it, else absolute."""
-        base = cwd or Path.cwd()
-        try:
-            rel = os.path.relpath(self.path, base)
-        except ValueError:  # another drive on Windows
-            return self.path.as_posix()
-        return Path(self.path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
+        return display_path(self.path, cwd)
 
     def format(self, cwd: Path | None = None) -> str:
         """`path:line: level: message`, the line `check` prints."""
@@ -39,6 +34,17 @@ class Finding:
     def escalated(self) -> Finding:
         """The same finding as an error (what `--strict` does to warnings)."""
         return Finding(self.path, self.line, "error", self.message)
+
+
+def display_path(path: Path, cwd: Path | None = None) -> str:
+    """`path` as a person types it: relative to `cwd` (default: here) when below it, else
+    absolute; always with `/`."""
+    base = cwd or Path.cwd()
+    try:
+        rel = os.path.relpath(path, base)
+    except ValueError:  # another drive on Windows
+        return Path(path).as_posix()
+    return Path(path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
 
 
 def has_errors(findings: list[Finding] | tuple[Finding, ...]) -> bool:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.archive.archive import Archive, Project
+from site_builder.archive.bulk import paused_gc
 from site_builder.archive.findings import Finding
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.records import FILE_NAME, Record, RecordContext, parse_record
@@ -30,9 +31,17 @@ _PROJECT_KEYS = {"name", "description", "owners", "order", "fields"}
 
 @dataclass(slots=True)
 class _Parsed:
-    stamp: tuple[Any, ...]  # (size, mtime_ns, fields, source)
+    """One file's parse: valid while its (size, mtime) and what parsing depended on hold."""
+
+    stamp: tuple[int, int]
+    context: Any
     record: Record | None
     findings: list[Finding]
+
+    @property
+    def draft(self) -> bool:
+        """Drafts parse to no record and no findings: they are never built."""
+        return self.record is None and not self.findings
 
 
 @dataclass(slots=True)
@@ -42,10 +51,10 @@ class LoaderCache:
     Keep one per long-lived process (MCP server, `serve`); `load_archive` fills it.
     """
 
-    files: dict[Path, _Parsed] = field(default_factory=dict)
-    projects: dict[Path, tuple[tuple[int, int], Project, list[Finding]]] = field(
-        default_factory=dict)
+    files: dict[str, _Parsed] = field(default_factory=dict)
+    projects: dict[Path, tuple[Any, Project, list[Finding]]] = field(default_factory=dict)
     last: tuple[Any, Archive] | None = None
+    contexts: dict[Any, Any] = field(default_factory=dict)
     failed_sources: FailedClones = field(default_factory=dict)
 
 
@@ -53,14 +62,16 @@ def _stamp(stat: os.stat_result) -> tuple[int, int]:
     return stat.st_size, stat.st_mtime_ns
 
 
-def _load_project(path: Path, folder: Path, cache: LoaderCache) -> tuple[Project, list[Finding]]:
+def _load_project(path: Path, folder: Path, config: SiteConfig,
+                  cache: LoaderCache) -> tuple[Project, list[Finding]]:
+    """The project of `folder`, from its `_project.yml` when there is one."""
     project_id = folder.name
     try:
         stamp = _stamp(path.stat())
     except FileNotFoundError:
         return Project(id=project_id, name=project_id, path=folder), []
     cached = cache.projects.get(path)
-    if cached and cached[0] == stamp:
+    if cached and cached[0] == (stamp, config.fields):
         return cached[1], cached[2]
     data, checker = read_yaml_mapping(path)
     checker.unknown_keys(data, _PROJECT_KEYS, PROJECT_FILE)
@@ -71,9 +82,9 @@ def _load_project(path: Path, folder: Path, cache: LoaderCache) -> tuple[Project
     owners = data.get("owners") or []
     if isinstance(owners, str):
         owners = [owners]
-    if not isinstance(owners, list):
+    if not isinstance(owners, list) or not all(isinstance(o, str) for o in owners):
         checker.error("'owners' must be a list of strings", "owners")
-        owners = []
+        owners = [o for o in owners if isinstance(o, str)] if isinstance(owners, list) else []
     order = data.get("order")
     if order is not None and (isinstance(order, bool) or not isinstance(order, int)):
         checker.error("'order' must be a whole number", "order")
@@ -85,9 +96,9 @@ def _load_project(path: Path, folder: Path, cache: LoaderCache) -> tuple[Project
     project = Project(
         id=project_id, name=name, description=description,
         owners=tuple(str(o) for o in owners), order=order,
-        fields=parse_fields(data.get("fields"), checker), path=folder,
+        fields=parse_fields(data.get("fields"), checker, inherited=config.fields), path=folder,
     )
-    cache.projects[path] = (stamp, project, checker.findings)
+    cache.projects[path] = ((stamp, config.fields), project, checker.findings)
     return project, checker.findings
 
 
@@ -165,11 +176,32 @@ def load_archive(
         findings.extend(source_findings)
     else:
         roots = content_roots
+    with paused_gc():
+        projects, records, fingerprint = _read_roots(config, roots, cache, findings)
+        if not records and not any(f.level == "error" for f in findings):
+            findings.append(Finding(config.path, 1, "error", "the archive has no records"))
+        key = (tuple(fingerprint), tuple(findings))
+        seen = {item[0] for item in fingerprint if isinstance(item, tuple)}
+        for stale in [path for path in cache.files if path not in seen]:
+            del cache.files[stale]
+        if cache.last is not None and cache.last[0] == key and cache.last[1].config == config:
+            return cache.last[1]
+        archive = Archive(config, projects, records, findings)
+    cache.last = (key, archive)
+    return archive
+
+
+def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache,
+                findings: list[Finding]) -> tuple[dict[str, Project], list[Record], list[Any]]:
+    """The projects and records of every content root, and the fingerprint of what was read."""
     projects: dict[str, Project] = {}
     owners: dict[str, tuple[ContentRoot, Path]] = {}
     records: list[Record] = []
     fingerprint: list[Any] = []
     for content in roots:
+        # The source is in the fingerprint: after `sources update` an unchanged file still
+        # has to carry the new commit, so the archive cannot be the previous one.
+        fingerprint.append(content.source)
         folders, misplaced = _scan(content)
         findings.extend(misplaced)
         for project_id, folder in folders:
@@ -178,7 +210,8 @@ def load_archive(
                                                (content, folder)))
                 continue
             owners[project_id] = (content, folder)
-            project, project_findings = _load_project(folder / PROJECT_FILE, folder, cache)
+            project, project_findings = _load_project(folder / PROJECT_FILE, folder, config,
+                                                      cache)
             projects[project_id] = project
             findings.extend(project_findings)
             fingerprint.append(project)
@@ -188,17 +221,7 @@ def load_archive(
             for type_name, entries in types:
                 records.extend(_load_folder(config, content, project_id, type_name, entries,
                                             fields, cache, findings, fingerprint))
-    if not records and not any(f.level == "error" for f in findings):
-        findings.append(Finding(config.path, 1, "error", "the archive has no records"))
-    key = (tuple(fingerprint), tuple(findings))
-    seen = {item[0] for item in fingerprint if isinstance(item, tuple)}
-    for stale in [path for path in cache.files if path not in seen]:
-        del cache.files[stale]
-    if cache.last is not None and cache.last[0] == key and cache.last[1].config == config:
-        return cache.last[1]
-    archive = Archive(config, projects, records, findings)
-    cache.last = (key, archive)
-    return archive
+    return projects, records, fingerprint
 
 
 def _claimed_twice(config: SiteConfig, project_id: str, first: tuple[ContentRoot, Path],
@@ -217,51 +240,75 @@ def _claimed_twice(config: SiteConfig, project_id: str, first: tuple[ContentRoot
 def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_name: str,
                  entries: list[os.DirEntry[str]], fields: tuple, cache: LoaderCache,
                  findings: list[Finding], fingerprint: list[Any]) -> list[Record]:
+    """The records of one `<project>/<type>/` folder, parsing only files that changed.
+
+    An unchanged file costs one stat and a dict lookup: the cache is keyed by the path as
+    a string, and a Path is only made for a file that is parsed (pathlib dominated reloads).
+    """
     statuses = frozenset(s.name for s in config.statuses)
-    numbers: dict[int, list[Path]] = {}
+    # One shared object per distinct context, so that each file compares it by identity.
+    context = cache.contexts.setdefault((fields, statuses, content.source),
+                                        (fields, statuses, content.source))
+    numbers: dict[int, list[str]] = {}
     records: list[Record] = []
+    root = str(config.root)
     for entry in entries:
-        path = Path(entry.path)
+        key = entry.path
         match = FILE_NAME.match(entry.name)
         if not match:
-            findings.append(Finding(path, 1, "error", (
+            findings.append(Finding(Path(key), 1, "error", (
                 f"'{entry.name}' is not named NNNN-slug.md, so it is not built "
                 "(rename it, e.g. 0001-my-decision.md)")))
             continue
-        numbers.setdefault(int(match.group(1)), []).append(path)
-        # The source is part of the stamp: after `sources update` an unchanged file still
-        # has to carry the new commit.
-        stamp = (*_stamp(entry.stat()), fields, content.source)
-        parsed = cache.files.get(path)
-        if parsed is None or parsed.stamp != stamp:
-            rel = _relative(path, config.root)
+        stat = entry.stat()
+        stamp = (stat.st_size, stat.st_mtime_ns)
+        parsed = cache.files.get(key)
+        if parsed is None or parsed.stamp != stamp or parsed.context is not context:
+            path = Path(key)
             ctx = RecordContext(project=project, type=type_name, file_name=entry.name,
-                                path=path, rel_path=rel, fields=fields, statuses=statuses,
-                                source=content.source)
-            text = path.read_text(encoding="utf-8")
-            record, problems = parse_record(text, ctx)
-            parsed = _Parsed(stamp, record, problems)
-            cache.files[path] = parsed
-        fingerprint.append((path, parsed.stamp[:2], content.source))
+                                path=path, rel_path=_relative(key, root),
+                                fields=fields, statuses=statuses, source=content.source)
+            parsed = _Parsed(stamp, context, *_parse_file(path, ctx))
+            cache.files[key] = parsed
+        fingerprint.append((key, stamp))
         findings.extend(parsed.findings)
         if parsed.record is not None:
             records.append(parsed.record)
+        if not parsed.draft:
+            numbers.setdefault(int(match.group(1)), []).append(key)
     for number, paths in numbers.items():
         if len(paths) > 1:
-            names = ", ".join(p.name for p in paths)
+            names = ", ".join(os.path.basename(p) for p in paths)
             for path in paths:
-                findings.append(Finding(path, 1, "error", (
+                findings.append(Finding(Path(path), 1, "error", (
                     f"number {number:04d} is used by {len(paths)} records in "
                     f"{project}/{type_name}: {names}")))
     return records
 
 
-def _relative(path: Path, root: Path) -> str:
+def _parse_file(path: Path, ctx: RecordContext) -> tuple[Record | None, list[Finding]]:
+    """Read and parse one record file; line ends become `\n` as in text mode."""
+    with open(path, "rb") as handle:  # bytes, then decode: cheaper than a text stream
+        data = handle.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, [Finding(path, 1, "error", f"not UTF-8 text ({exc.reason})")]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return parse_record(text, ctx)
+
+
+def _relative(path: str | Path, root: str | Path) -> str:
     """`path` relative to `root` in POSIX form (`../…` when outside it): machine-independent."""
+    path = os.fspath(path)
+    prefix = f"{os.fspath(root)}{os.sep}"
+    if path.startswith(prefix):  # the usual case, without os.path.relpath's cost
+        return path[len(prefix):].replace(os.sep, "/")
     try:
         return Path(os.path.relpath(path, root)).as_posix()
     except ValueError:  # another drive on Windows
-        return path.as_posix()
+        return Path(path).as_posix()
 
 
 def _placeholder(root: Path) -> SiteConfig:

@@ -20,7 +20,8 @@ from urllib.parse import unquote, urlsplit
 
 from site_builder.archive.affects import Affects
 from site_builder.archive.archive import Archive, Project
-from site_builder.archive.records import FILE_NAME, Record, Source
+from site_builder.archive.origins import Source
+from site_builder.archive.records import FILE_NAME, Record
 from site_builder.config import DEFAULT_STATUSES, FieldDef, SiteConfig, Status
 
 
@@ -147,7 +148,8 @@ def _required_approvals(site: dict[str, Any], records: list[dict[str, Any]]) -> 
     `approvals` of its own but needs fewer or more than all its reviewers.
     """
     review = site.get("review") if isinstance(site.get("review"), dict) else {}
-    for value in (site.get("required_approvals"), review.get("required_approvals")):
+    for value in (site.get("requiredApprovals"), site.get("required_approvals"),
+                  review.get("required_approvals")):
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     for record in records:
@@ -243,8 +245,7 @@ def bodies_from_full(text: str, ids: set[str]) -> dict[str, str]:
     """Record id → body, read from llms-full.txt (every `.md` copy, one after another).
 
     A copy starts with its YAML block (`---`, `id: "…"`, …, `---`); its body runs to the
-    next copy of a known record. Anything the build puts between copies stays at the end
-    of a body, which text search does not mind.
+    next copy of a known record, less the blank line the build puts before each copy.
     """
     starts: list[tuple[int, int, str]] = []
     for match in _COPY_START.finditer(text):
@@ -258,5 +259,8 @@ def bodies_from_full(text: str, ids: set[str]) -> dict[str, str]:
     for index, (_start, after_id, found) in enumerate(starts):
         end = starts[index + 1][0] if index + 1 < len(starts) else len(text)
         close = text.find("\n---\n", after_id - 1, end)
-        bodies[found] = text[close + 5:end] if close != -1 else ""
+        body = text[close + 5:end] if close != -1 else ""
+        if index + 1 < len(starts) and body.endswith("\n\n"):
+            body = body[:-1]
+        bodies[found] = body
     return bodies

@@ -16,18 +16,15 @@ from urllib.parse import quote
 
 from site_builder import yamlfile
 from site_builder.archive.affects import Affects
-from site_builder.archive.findings import Finding
+from site_builder.archive.findings import Finding, Level
 from site_builder.archive.links import BodyLink, body_links
 from site_builder.archive.origins import Source
 from site_builder.archive.schedule import parse_every
-from site_builder.config import FieldDef
+from site_builder.config import BUILT_IN_KEYS, FieldDef
 
-FILE_NAME = re.compile(r"^(\d+)-([^/\\]+)\.md$")
+FILE_NAME = re.compile(r"^(\d{4,})-([^\s/\\]+)\.md$")
+"""`NNNN-slug.md`: at least four digits, a dash, and a slug without spaces or slashes."""
 REVIEW_STATES = ("approved", "changes-requested", "pending")
-BUILT_IN_KEYS = frozenset({
-    "title", "status", "date", "description", "authors", "deciders", "tags", "related",
-    "supersedes", "supersededBy", "draft", "review", "reviewers", "approvals", "affects",
-})
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +34,9 @@ class Record:
     `id` is `<project>/<type>/<NNNN-slug>`; `path` the source file (absolute), `rel_path` the
     same relative to the archive root in POSIX form; `body` the Markdown after the front matter,
     which starts at `body_line` of the file. References (`supersedes`, `related`,
-    `superseded_by`) are kept as written and resolved by the Archive.
+    `superseded_by`) are kept as written and resolved by the Archive. `key_lines` places each
+    front-matter key path (`title`, `review.every`, `supersedes.1`) within the front matter,
+    whose first line is the file's line 2; `line_of` gives file lines.
     """
 
     project: str
@@ -64,7 +63,6 @@ class Record:
     fields: tuple[tuple[str, Any], ...] = ()
     body: str = ""
     body_line: int = 1
-    links: tuple[BodyLink, ...] = ()
     source: Source | None = None
     key_lines: tuple[tuple[str, int], ...] = ()
     # Derived from project, type and slug in __post_init__: every lookup, sort and query
@@ -83,6 +81,11 @@ class Record:
     def short_id(self) -> str:
         """`sre/adr/0001`."""
         return f"{self.project}/{self.type}/{self.number}"
+
+    @property
+    def links(self) -> tuple[BodyLink, ...]:
+        """The links of the body, found on first use (only `check` and `build` need them)."""
+        return body_links(self.body)
 
     @property
     def field_values(self) -> dict[str, Any]:
@@ -115,8 +118,10 @@ class Record:
         return site_edit_url.replace("{path}", quote(self.rel_path))
 
     def line_of(self, key: str) -> int:
-        """The line of a front-matter key in the source file (1 when unknown)."""
-        return dict(self.key_lines).get(key, 1)
+        """The line of a front-matter key (`supersedes`, or an item: `supersedes.1`) in the
+        source file; the line of its parent key when the item is not known, else 1."""
+        line = yamlfile.line_of(dict(self.key_lines), *key.split("."), default=0)
+        return line + 1 if line else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +138,11 @@ class RecordContext:
     source: Source | None = None
 
 
+# The line closing the front matter, found from the line break before it (a literal to scan
+# for, which is much faster than a `^` anchor on every position).
+_FRONT_END = re.compile(r"\n(?:---|\.\.\.)[ \t]*\r?(?=\n|$)")
+
+
 def split_front_matter(text: str) -> tuple[str | None, str, int]:
     """Split `---` front matter from the body.
 
@@ -143,10 +153,10 @@ def split_front_matter(text: str) -> tuple[str | None, str, int]:
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
         return None, text, 1
     start = text.index("\n") + 1
-    match = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE).search(text, start)
+    match = _FRONT_END.search(text, start - 1)
     if not match:
         return None, text, 1
-    front = text[start:match.start()]
+    front = text[start:match.start() + 1]
     end = text.find("\n", match.end())
     body = "" if end == -1 else text[end + 1:]
     body_line = text.count("\n", 0, end) + 2 if end != -1 else text.count("\n") + 2
@@ -154,32 +164,64 @@ def split_front_matter(text: str) -> tuple[str | None, str, int]:
 
 
 class _Problems:
-    """Findings against one record file, located by front-matter key."""
+    """Findings against one record file, located by front-matter key path (`review.every`).
 
-    def __init__(self, ctx: RecordContext, lines: dict[str, int]) -> None:
+    `lines` are the key lines within the front matter, which starts on the file's line 2.
+    """
+
+    def __init__(self, ctx: RecordContext) -> None:
         self.ctx = ctx
-        self.lines = lines
+        self.lines: yamlfile.KeyLines = {}
         self.items: list[Finding] = []
 
-    def add(self, level: str, message: str, key: str | None = None, line: int | None = None):
-        at = line or (self.lines.get(key, 1) + 1 if key else 1)
-        self.items.append(Finding(self.ctx.path, at, level, message))  # type: ignore[arg-type]
+    def add(self, level: Level, message: str, key: str | None = None,
+            line: int | None = None) -> None:
+        if line is None:
+            line = yamlfile.line_of(self.lines, *key.split("."), default=0) + 1 if key else 1
+        self.items.append(Finding(self.ctx.path, line, level, message))
+
+
+def _text(value: Any) -> str | None:
+    """A scalar as text (numbers and dates as written), or None for lists, maps and booleans."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float, dt.date)):
+        return None
+    return value.isoformat() if isinstance(value, dt.date) else str(value)
 
 
 def _string_list(value: Any, key: str, problems: _Problems) -> tuple[str, ...]:
+    """A list of strings; a single string is a list of one."""
     if value is None:
         return ()
-    if isinstance(value, str):
-        return (value,)
-    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
-        return tuple(str(v) for v in value)
-    problems.add("error", f"'{key}' must be a list of strings", key)
-    return ()
+    if type(value) is list and all(type(item) is str for item in value):
+        return tuple(value)  # the usual case, checked in one pass
+    items = value if isinstance(value, list) else [value]
+    out = []
+    for index, item in enumerate(items):
+        text = _text(item)
+        if text is None:
+            hint = " (quote it: YAML reads yes/no/on/off as true/false)" \
+                if isinstance(item, bool) else ""
+            problems.add("error", f"'{key}' must be a list of strings, not {item!r}{hint}",
+                         f"{key}.{index}" if isinstance(value, list) else key)
+            continue
+        out.append(text)
+    return tuple(out)
+
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 def _date(value: Any, key: str, problems: _Problems) -> dt.date | None:
+    """A date from YAML's own date, or a quoted `YYYY-MM-DD`."""
     if isinstance(value, dt.date):
         return value
+    if isinstance(value, str) and _ISO_DATE.match(value):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            value = yamlfile.InvalidDate(value)
     if isinstance(value, yamlfile.InvalidDate):
         problems.add("error", f"'{key}' is not a real date: {value}", key)
     else:
@@ -189,28 +231,30 @@ def _date(value: Any, key: str, problems: _Problems) -> dt.date | None:
 
 def check_field_value(definition: FieldDef, value: Any) -> str | None:
     """Why `value` does not fit `definition`, or None when it does."""
-    kind = definition.type
+    kind, name = definition.type, definition.name
     if kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
-        return f"field '{definition.name}' must be a number, not {value!r}"
+        return f"field '{name}' must be a number, not {value!r}"
     if kind == "boolean" and not isinstance(value, bool):
-        return f"field '{definition.name}' must be true or false, not {value!r}"
-    if kind == "date" and not (isinstance(value, dt.date) and not isinstance(value, str)):
-        return f"field '{definition.name}' must be a date as YYYY-MM-DD, not {value!r}"
-    if kind == "string" and not isinstance(value, (str, int, float)):
-        return f"field '{definition.name}' must be a string, not {value!r}"
-    if kind == "list" and not isinstance(value, (list, str)):
-        return f"field '{definition.name}' must be a list, not {value!r}"
-    if kind == "enum" and str(value) not in definition.values:
-        return (f"field '{definition.name}' must be one of {', '.join(definition.values)}, "
-                f"not {value!r}")
+        return f"field '{name}' must be true or false, not {value!r}"
+    if kind == "date" and not isinstance(value, dt.date):
+        if isinstance(value, yamlfile.InvalidDate):
+            return f"field '{name}' is not a real date: {value}"
+        return f"field '{name}' must be a date as YYYY-MM-DD, not {value!r}"
+    if kind in ("string", "enum") and _text(value) is None:
+        return f"field '{name}' must be a single value, not {value!r}"
+    if kind == "list" and not (isinstance(value, str) or (
+            isinstance(value, list) and all(_text(v) is not None for v in value))):
+        return f"field '{name}' must be a list of values, not {value!r}"
+    if kind == "enum" and _text(value) not in definition.values:
+        return f"field '{name}' must be one of {', '.join(definition.values)}, not {value!r}"
     return None
 
 
 def _field_value(definition: FieldDef, value: Any) -> Any:
-    if definition.type == "list" and isinstance(value, str):
-        return [value]
+    if definition.type == "list":
+        return [value] if isinstance(value, str) else [_text(v) for v in value]
     if definition.type in ("string", "enum"):
-        return str(value)
+        return _text(value)
     return value
 
 
@@ -225,7 +269,7 @@ def _reviewers(value: Any, problems: _Problems) -> tuple[tuple[str, str], ...]:
     for handle, state in value.items():
         if state not in REVIEW_STATES:
             problems.add("error", f"reviewer '{handle}' has state {state!r}; use one of "
-                                  f"{', '.join(REVIEW_STATES)}", "reviewers")
+                                  f"{', '.join(REVIEW_STATES)}", f"reviewers.{handle}")
             continue
         out.append((str(handle), state))
     return tuple(out)
@@ -238,57 +282,41 @@ def _review(value: Any, problems: _Problems) -> tuple[str | None, dt.date | None
         problems.add("error", "'review' must be a mapping such as "
                               "{every: \"6 months\", reviewed: 2026-05-01}", "review")
         return None, None
-    every = str(value["every"])
-    if parse_every(every) is None:
+    every: str | None = str(value["every"])
+    if parse_every(every) is None:  # type: ignore[arg-type]
         problems.add("error", f"review 'every' must be N days, weeks, months or years, "
-                              f"not {every!r}", "review")
-        every = None  # type: ignore[assignment]
+                              f"not {every!r}", "review.every")
+        every = None
+    for key in value:
+        if key not in ("every", "reviewed"):
+            problems.add("warning", f"unknown key '{key}' in 'review'", f"review.{key}")
     reviewed = value.get("reviewed")
-    unknown = set(value) - {"every", "reviewed"}
-    if unknown:
-        problems.add("warning", f"unknown key '{sorted(unknown)[0]}' in 'review'", "review")
-    return every, (_date(reviewed, "review", problems) if reviewed is not None else None)
+    return every, (_date(reviewed, "review.reviewed", problems) if reviewed is not None else None)
 
 
-def parse_record(text: str, ctx: RecordContext) -> tuple[Record | None, list[Finding]]:
-    """Parse one record file's text.
-
-    Returns the Record (None when it cannot be built: no front matter, bad YAML, a required
-    key missing or invalid) and every problem found, each at the line of the key at fault.
-    `draft: true` records come back as None with no findings.
-    """
-    match = FILE_NAME.match(ctx.file_name)
-    assert match, "the loader only parses NNNN-slug.md files"
-    front, body, body_line = split_front_matter(text)
-    problems = _Problems(ctx, {})
-    if front is None:
-        problems.add("error", "no front matter: a record starts with a '---' line, "
-                              "its YAML keys, and another '---' line")
-        return None, problems.items
-    try:
-        data = yamlfile.parse(front)
-    except yamlfile.YamlError as exc:
-        problems.add("error", exc.message, line=exc.line + 1)
-        return None, problems.items
-    if not isinstance(data, dict):
-        problems.add("error", "front matter must be a mapping of keys to values", line=2)
-        return None, problems.items
-    if data.get("draft") is True:
-        return None, []
-    problems.lines = yamlfile.key_lines(front)
+def _head(data: dict[Any, Any], ctx: RecordContext,
+          problems: _Problems) -> tuple[str | None, str | None, dt.date | None]:
+    """Title, status and date, each None when missing or unusable (an error is reported)."""
     for key in ("title", "status", "date"):
         if data.get(key) in (None, ""):
-            problems.add("error", f"missing required key '{key}'")
+            problems.add("error", f"missing required key '{key}'", key)
     title, status = data.get("title"), data.get("status")
-    if title is not None and not isinstance(title, str):
-        title = str(title)
-    if status is not None and ctx.statuses and status not in ctx.statuses:
-        problems.add("error", f"unknown status '{status}' (one of "
+    if title not in (None, "") and _text(title) is None:
+        problems.add("error", f"'title' must be a string, not {title!r}", "title")
+    title = _text(title) or None
+    if status not in (None, "") and (not isinstance(status, str) or (
+            ctx.statuses and status not in ctx.statuses)):
+        problems.add("error", f"unknown status {status!r} (one of "
                               f"{', '.join(sorted(ctx.statuses))})", "status")
+        # An unknown status still names the record's state: keep it readable (for `mcp`).
+        status = status if isinstance(status, str) else None
     date = _date(data["date"], "date", problems) if data.get("date") is not None else None
-    description = data.get("description")
-    if not description:
-        problems.add("warning", "missing 'description': add a one-line summary")
+    return title, status or None, date
+
+
+def _custom_fields(data: dict[Any, Any], ctx: RecordContext,
+                   problems: _Problems) -> tuple[tuple[str, Any], ...]:
+    """The declared fields the record sets; unknown keys are warned about."""
     declared = {f.name: f for f in ctx.fields}
     values = []
     for key, value in data.items():
@@ -297,7 +325,7 @@ def parse_record(text: str, ctx: RecordContext) -> tuple[Record | None, list[Fin
         if key in declared:
             why = check_field_value(declared[key], value)
             if why:
-                problems.add("error", why, key)
+                problems.add("error", why, str(key))
             else:
                 values.append((key, _field_value(declared[key], value)))
             continue
@@ -307,33 +335,85 @@ def parse_record(text: str, ctx: RecordContext) -> tuple[Record | None, list[Fin
     for definition in ctx.fields:
         if definition.required and definition.name not in data:
             problems.add("error", f"missing required field '{definition.name}'")
-    every, reviewed = _review(data.get("review"), problems)
-    approvals = data.get("approvals")
-    if approvals is not None and (isinstance(approvals, bool) or not isinstance(approvals, int)
-                                  or approvals < 0):
-        problems.add("error", "'approvals' must be a whole number", "approvals")
-        approvals = None
-    superseded_by = data.get("supersededBy")
-    if superseded_by is not None and not isinstance(superseded_by, str):
+    return tuple(values)
+
+
+def _reference(data: dict[Any, Any], problems: _Problems) -> str | None:
+    value = data.get("supersededBy")
+    if value is not None and not isinstance(value, str):
         problems.add("error", "'supersededBy' must be one record reference", "supersededBy")
-        superseded_by = None
+        return None
+    return value
+
+
+def _approvals(data: dict[Any, Any], problems: _Problems) -> int | None:
+    value = data.get("approvals")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                              or value < 0):
+        problems.add("error", "'approvals' must be a whole number", "approvals")
+        return None
+    return value
+
+
+def _read_front(text: str, problems: _Problems) -> tuple[dict[Any, Any] | None, str, int]:
+    """The front matter as a mapping (None when unusable, with an error), body, body line."""
+    front, body, body_line = split_front_matter(text)
+    if front is None:
+        problems.add("error", "no front matter: a record starts with a '---' line, "
+                              "its YAML keys, and another '---' line")
+        return None, body, body_line
+    try:
+        data, problems.lines = yamlfile.parse_with_lines(front)
+    except yamlfile.YamlError as exc:
+        problems.add("error", exc.message, line=exc.line + 1)
+        return None, body, body_line
+    if not isinstance(data, dict):
+        problems.add("error", "front matter must be a mapping of keys to values", line=2)
+        return None, body, body_line
+    return data, body, body_line
+
+
+def parse_record(text: str, ctx: RecordContext) -> tuple[Record | None, list[Finding]]:
+    """Parse one record file's text.
+
+    Returns the Record (None when it cannot be built: no front matter, bad YAML, a required
+    key missing or invalid) and every problem found, each at the line of the key at fault.
+    `draft: true` records come back as None with no findings: drafts are never built.
+    """
+    match = FILE_NAME.match(ctx.file_name)
+    assert match, "the loader only parses NNNN-slug.md files"
+    problems = _Problems(ctx)
+    data, body, body_line = _read_front(text, problems)
+    if data is None:
+        return None, problems.items
     draft = data.get("draft")
+    if draft is True:
+        return None, []
     if draft is not None and not isinstance(draft, bool):
         problems.add("error", "'draft' must be true or false", "draft")
+    title, status, date = _head(data, ctx, problems)
+    description = data.get("description")
+    if description in (None, ""):
+        problems.add("warning", "missing 'description': add a one-line summary")
+    elif _text(description) is None:
+        problems.add("error", "'description' must be a one-line string", "description")
+    fields = _custom_fields(data, ctx, problems)
+    every, reviewed = _review(data.get("review"), problems)
     lists = {key: _string_list(data.get(key), key, problems)
              for key in ("authors", "deciders", "tags", "related", "supersedes", "affects")}
     reviewers = _reviewers(data.get("reviewers"), problems)
-    if title in (None, "") or status in (None, "") or date is None:
+    superseded_by, approvals = _reference(data, problems), _approvals(data, problems)
+    if title is None or status is None or date is None:
         return None, problems.items
     record = Record(
         project=ctx.project, type=ctx.type, slug=ctx.file_name[:-3], number=match.group(1),
-        path=ctx.path, rel_path=ctx.rel_path, title=title, status=str(status), date=date,
-        description=str(description or ""), authors=lists["authors"],
+        path=ctx.path, rel_path=ctx.rel_path, title=title, status=status, date=date,
+        description=_text(description) or "", authors=lists["authors"],
         deciders=lists["deciders"], tags=lists["tags"], related=lists["related"],
         supersedes=lists["supersedes"], superseded_by=superseded_by, review_every=every,
         reviewed=reviewed, reviewers=reviewers, approvals=approvals,
-        affects=Affects(lists["affects"]), fields=tuple(values), body=body,
-        body_line=body_line, links=body_links(body), source=ctx.source,
-        key_lines=tuple((k, v + 1) for k, v in problems.lines.items()),
+        affects=Affects(lists["affects"]), fields=fields, body=body,
+        body_line=body_line, source=ctx.source,
+        key_lines=tuple(problems.lines.items()),
     )
     return record, problems.items

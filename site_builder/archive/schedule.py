@@ -10,7 +10,10 @@ _EVERY = re.compile(r"^\s*(\d+)\s*(day|week|month|year)s?\s*$", re.IGNORECASE)
 
 
 def parse_every(text: str) -> tuple[int, str] | None:
-    """`"6 months"` → `(6, "month")`; None unless the text is N day(s)/week(s)/month(s)/year(s)."""
+    """`"6 months"` → `(6, "month")`.
+
+    Returns None when the text is not N day(s), week(s), month(s) or year(s).
+    """
     match = _EVERY.match(text)
     if not match or int(match.group(1)) < 1:
         return None

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from site_builder import query
@@ -26,7 +26,7 @@ from site_builder.build.feeds import atom_feed, robots_txt, sitemap
 from site_builder.build.schema import decisions_schema
 from site_builder.build.urls import Urls, encode_path
 
-Write = Callable[[str, "str | bytes"], None]
+Write = Callable[[str, "str | bytes | Iterable[bytes]"], None]
 
 DECISIONS = "decisions.json"
 SCHEMA = "decisions.schema.json"
@@ -40,20 +40,16 @@ def write_artifacts(archive: Archive, urls: Urls, write: Write,
     """Write every agent-facing file through `write`; `html_pages` (paths of the HTML pages
     written) feed the sitemap. Returns the number of files written."""
     written = 0
-    copies: dict[str, bytes] = {}
     for record in archive.records:
-        copy = query.markdown_copy(archive, record).encode("utf-8")
-        write(urls.record_markdown(record), copy)
-        copies[record.id] = copy
+        write(urls.record_markdown(record), query.markdown_copy(archive, record))
         written += 1
     write(DECISIONS, _json(decisions(archive, urls), compact=True))
     write(SCHEMA, _json(decisions_schema(archive.config), compact=False))
     header = llms_header(archive, urls)
     write(LLMS, header + llms_sections(archive, urls))
-    ordered = [r for r in archive.records if archive.is_current(r)]
-    ordered += [r for r in archive.records if not archive.is_current(r)]
-    write(LLMS_FULL, llms_full(header, [copies[r.id] for r in ordered]))
-    del copies
+    # Streamed, each copy made again: holding every copy at once would cost as much memory
+    # as the whole archive.
+    write(LLMS_FULL, llms_full(archive, header))
     write(AGENTS, agents_md(archive, urls))
     write("feed.xml", atom_feed(archive, urls))
     written += 6
@@ -193,10 +189,12 @@ def llms_sections(archive: Archive, urls: Urls) -> str:
     return "".join(parts)
 
 
-def llms_full(header: str, copies: list[bytes]) -> bytes:
-    """The llms.txt header and every copy, each copy after one blank line."""
-    parts = [header.encode("utf-8")]
-    for copy in copies:
-        parts.append(b"\n")
-        parts.append(copy if copy.endswith(b"\n") else copy + b"\n")
-    return b"".join(parts)
+def llms_full(archive: Archive, header: str) -> Iterator[bytes]:
+    """llms-full.txt in chunks: the llms.txt header, then every copy after one blank line,
+    records in force first."""
+    yield header.encode("utf-8")
+    ordered = [r for r in archive.records if archive.is_current(r)]
+    ordered += [r for r in archive.records if not archive.is_current(r)]
+    for record in ordered:
+        copy = query.markdown_copy(archive, record)
+        yield b"\n" + copy.encode("utf-8") + (b"" if copy.endswith("\n") else b"\n")

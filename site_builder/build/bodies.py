@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -27,11 +24,11 @@ from site_builder.build import links as links_module
 from site_builder.build import markdown as markdown_module
 from site_builder.build.links import SourceLinks
 from site_builder.build.markdown import BodyRenderer, RenderedBody, TocEntry
+from site_builder.build.parallel import fork_map
+from site_builder.build.theme import builtin_folder
 
 CACHE_FORMAT = "1"
 _RENDERER_PACKAGES = ("markdown", "pygments", "pymdown-extensions", "nh3")
-# Below this many bodies, starting worker processes costs more than it saves.
-_PARALLEL_FROM = 32
 
 Progress = Callable[[int, int], None]
 
@@ -42,14 +39,6 @@ class BodyStats:
 
     rendered: int
     cached: int
-
-
-def builtin_folder(name: str) -> Path:
-    """The built-in `templates` or `theme` folder (inside the package once installed, beside
-    it in a source checkout)."""
-    package = Path(site_builder.__file__).resolve().parent
-    inside = package / name
-    return inside if inside.is_dir() else package.parent / name
 
 
 def environment_key(archive: Archive) -> str:
@@ -180,57 +169,35 @@ class RenderedBodies(Mapping[str, RenderedBody]):
 
 
 class _Worker:
-    """What one process needs to render bodies: one renderer, reused for every record."""
+    """Renders (record id, cache key) pairs; each process builds its own renderer on first
+    use and reuses it for every record it gets."""
 
     def __init__(self, archive: Archive, cache: BodyCache | None) -> None:
         self.archive = archive
         self.cache = cache
-        self.renderer = BodyRenderer(SourceLinks(archive))
+        self._renderer: BodyRenderer | None = None
+        self._pid = 0
 
-    def run(self, batch: list[tuple[str, str]]) -> list[tuple[str, RenderedBody | None]]:
-        """Render each (record id, cache key); store it, or hand it back without a cache."""
-        out: list[tuple[str, RenderedBody | None]] = []
-        for record_id, key in batch:
-            record = self.archive.by_id[record_id]
-            body = self.renderer.render(record, self.archive.body(record))
-            if self.cache is not None:
-                self.cache.store(key, body)
-                out.append((record_id, None))
-            else:
-                out.append((record_id, body))
-        return out
-
-
-# The worker of this process, set once by the pool's initializer: each worker process builds
-# its renderer once and inherits the loaded archive instead of loading it again.
-_worker: _Worker | None = None
-
-
-def _start_worker(archive: Archive, cache: BodyCache | None) -> None:
-    global _worker
-    _worker = _Worker(archive, cache)
-
-
-def _run_batch(batch: list[tuple[str, str]]) -> list[tuple[str, RenderedBody | None]]:
-    assert _worker is not None, "the pool initializer sets the worker"
-    return _worker.run(batch)
-
-
-def default_jobs() -> int:
-    """Worker processes to use: the CPUs this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
+    def __call__(self, job: tuple[str, str]) -> tuple[str, RenderedBody | None]:
+        """Render one body; store it and return (id, None), or return it without a cache."""
+        if self._renderer is None or self._pid != os.getpid():
+            self._renderer, self._pid = BodyRenderer(SourceLinks(self.archive)), os.getpid()
+        record_id, key = job
+        record = self.archive.by_id[record_id]
+        body = self._renderer.render(record, self.archive.body(record))
+        if self.cache is None:
+            return record_id, body
+        self.cache.store(key, body)
+        return record_id, None
 
 
 def render_bodies(archive: Archive, cache: BodyCache | None, jobs: int | None = None,
                   progress: Progress | None = None) -> tuple[RenderedBodies, BodyStats]:
-    """Render every body not already in `cache` (all of them without one).
+    """Render every body not already in `cache` (all of them without one), on `jobs`
+    processes (default: one per CPU).
 
     Returns the bodies by record id and how many were rendered or read from the cache.
     """
-    jobs = jobs or default_jobs()
     resolve = SourceLinks(archive)
     keys: dict[str, str] = {}
     todo: list[tuple[str, str]] = []
@@ -240,13 +207,10 @@ def render_bodies(archive: Archive, cache: BodyCache | None, jobs: int | None = 
         keys[record.id] = key
         if cache is None or not cache.has(key):
             todo.append((record.id, key))
+    # Longest bodies first, so no worker is left with a long one at the end.
+    todo.sort(key=lambda job: -len(archive.body(archive.by_id[job[0]])))
     memory: dict[str, RenderedBody] = {}
-    if jobs > 1 and len(todo) >= _PARALLEL_FROM:
-        results = _in_pool(archive, cache, todo, jobs, progress)
-    else:
-        worker = _Worker(archive, cache)
-        results = (item for start in range(0, len(todo), 64)
-                   for item in worker.run(todo[start:start + 64]))
+    results = fork_map(_Worker(archive, cache), todo, jobs)
     for done, (record_id, body) in enumerate(results, start=1):
         if body is not None:
             memory[record_id] = body
@@ -254,17 +218,3 @@ def render_bodies(archive: Archive, cache: BodyCache | None, jobs: int | None = 
             progress(done, len(todo))
     stats = BodyStats(rendered=len(todo), cached=len(keys) - len(todo))
     return RenderedBodies(keys, cache, memory), stats
-
-
-def _in_pool(archive: Archive, cache: BodyCache | None, todo: list[tuple[str, str]], jobs: int,
-             progress: Progress | None) -> Iterator[tuple[str, RenderedBody | None]]:
-    # Longest bodies first, in batches small enough to keep every worker busy to the end.
-    todo = sorted(todo, key=lambda item: -len(archive.body(archive.by_id[item[0]])))
-    size = max(1, min(64, math.ceil(len(todo) / (jobs * 8))))
-    batches = [todo[start:start + size] for start in range(0, len(todo), size)]
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker,
-                             initargs=(archive, cache)) as pool:
-        for batch in pool.map(_run_batch, batches):
-            yield from batch

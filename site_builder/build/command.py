@@ -8,9 +8,6 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from site_builder.build.output import OutputError
-from site_builder.build.site import BuildRefused, UnsafeOutput, build_site
-
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
 
 
@@ -40,13 +37,17 @@ class ProgressLine:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    # Imported here: the build machinery (Markdown, Jinja2, Pygments) takes a quarter of a
+    # second to import, and every other command (the MCP server first) starts without it.
+    from site_builder.build.output import OutputError
+    from site_builder.build.site import BuildRefused, UnsafeOutput, build_site
     from site_builder.cli import find_root, report
 
     root = find_root(args.root)
     progress = ProgressLine(sys.stderr)
     try:
         result = build_site(root, output=Path(args.output) if args.output else None,
-                            jobs=args.jobs, progress=progress)
+                            jobs=args.jobs, progress=progress, force=args.force)
     except BuildRefused as refused:
         progress.clear()
         report(refused.findings)
@@ -76,4 +77,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help="folder to build into (default: site.yml's output, e.g. _site)")
     p.add_argument("--jobs", type=_jobs, metavar="N",
                    help="worker processes for rendering (default: one per CPU)")
+    p.add_argument("--force", action="store_true",
+                   help="build even when nothing changed since the last build")
     p.set_defaults(func=cmd_build)

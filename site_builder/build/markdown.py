@@ -84,10 +84,15 @@ def sanitise(fragment: str) -> str:
     """`fragment` reduced to the allow-list: no scripts, styles, `on*` handlers or
     `javascript:` URLs. Task-list checkboxes are the only form controls kept, always
     disabled and labelled (a control without a name fails accessibility audits)."""
-    clean = nh3.clean(
-        fragment, tags=_TAGS, attributes={"*": _GENERIC_ATTRIBUTES, **_ATTRIBUTES},
-        url_schemes=_URL_SCHEMES, link_rel=None, strip_comments=True)
+    clean = _cleaner().clean(fragment)
     return _INPUT.sub(_checkbox, clean) if "<input" in clean else clean
+
+
+@cache
+def _cleaner() -> nh3.Cleaner:
+    # Built once: passing the allow-list to nh3.clean converts it again on every call.
+    return nh3.Cleaner(tags=_TAGS, attributes={"*": _GENERIC_ATTRIBUTES, **_ATTRIBUTES},
+                       url_schemes=_URL_SCHEMES, link_rel=None, strip_comments=True)
 
 
 _INPUT = re.compile(r"<input\b[^>]*>")
@@ -142,13 +147,25 @@ def _selector(line: str) -> str:
 # ---- rendering ----------------------------------------------------------------------------
 
 
+@cache
+def _formatter() -> HtmlFormatter:
+    return HtmlFormatter(cssclass=HIGHLIGHT_CLASS, wrapcode=True)
+
+
+def _shared_formatter(**options: Any) -> HtmlFormatter:
+    """The one Pygments formatter every code block uses: codehilite would build a new one
+    per block, which costs more than highlighting a short block (its options never vary)."""
+    return _formatter()
+
+
 def _extensions(link_extension: SourceLinkExtension) -> tuple[list[Any], dict[str, Any]]:
     extensions: list[Any] = [
         "tables", "fenced_code", "codehilite", "toc", "footnotes", "sane_lists",
         "pymdownx.tasklist", "pymdownx.tilde", link_extension,
     ]
     configs = {
-        "codehilite": {"guess_lang": False, "css_class": HIGHLIGHT_CLASS},
+        "codehilite": {"guess_lang": False, "css_class": HIGHLIGHT_CLASS,
+                       "pygments_formatter": _shared_formatter},
         "toc": {"slugify": slugify_unicode, "permalink": False},
         "pymdownx.tasklist": {"custom_checkbox": False},
         # `~5 ms` is prose, not a subscript: only `~~struck~~` is markup.

@@ -1,25 +1,25 @@
-"""The one writer: every file of a build goes through `Output`, which stages it and swaps it in.
+"""The one writer: every file of a build goes through `Output`, which stages it and commits it.
 
-A build writes into a staging folder beside the output folder (`_site.tmp-<pid>`). Only
-`commit()` puts it in place, so a build that fails halfway leaves the previous output exactly
-as it was. A file whose
-bytes are the same as in the previous output is hard-linked from it instead of being written
-again, which keeps its mtime (rsync, `serve` and static hosts see no change); files the new
-build does not write are gone after the swap.
+A build writes into a staging folder beside the output folder (`_site.tmp-<pid>`, so renames
+never cross filesystems), and nothing in the output folder changes before `commit()`: a build
+that fails halfway leaves the previous output byte for byte as it was. Only files whose bytes
+differ from the previous output are staged; `commit()` renames them into place and deletes the
+files the new build no longer writes. Unchanged files are never touched, so they keep their
+mtime (rsync, `serve` and static hosts see no change), and a rebuild that changes nothing does
+no file-system writes at all. Swapping whole trees instead would cost a hard link per file
+plus deleting the old tree, which on a busy disk took longer than the build (build/adr/0013).
 """
 
 from __future__ import annotations
 
-import ctypes
-import errno
 import os
 import posixpath
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
 _STAGING = ".tmp-"
-_RETIRED = ".old-"
 
 
 class OutputError(Exception):
@@ -41,6 +41,7 @@ class Output:
         self.unchanged = 0
         self.removed = 0
         self._folders: set[str] = set()
+        self._staged: list[str] = []
         self._committed = False
 
     def __enter__(self) -> Output:
@@ -62,31 +63,54 @@ class Output:
         """True when this build has already written `rel`."""
         return rel in self.written
 
-    def write(self, rel: str, data: str | bytes) -> None:
-        """Stage the file `rel` (a POSIX path relative to the site root) with `data`
-        (str is written as UTF-8). Raises ValueError for a path outside the site or one
+    def write(self, rel: str, data: str | bytes | Iterable[bytes]) -> None:
+        """Stage the file `rel` (a POSIX path relative to the site root) with `data`: str
+        (written as UTF-8), bytes, or an iterable of bytes chunks for a file too large to
+        hold in memory at once. Raises ValueError for a path outside the site or one
         written twice."""
+        if not isinstance(data, (str, bytes)):
+            self._write_chunks(rel, data)
+            return
         content = data.encode("utf-8") if isinstance(data, str) else data
-        destination = self._claim(rel)
-        previous = self.target / rel
-        if _same_bytes(previous, content) and _link(previous, destination):
+        self._claim(rel)
+        if _same_bytes(self.target / rel, content):
             self.unchanged += 1
             return
-        destination.write_bytes(content)
-        self.changed += 1
+        self._stage(rel).write_bytes(content)
+
+    def _write_chunks(self, rel: str, chunks: Iterable[bytes]) -> None:
+        self._claim(rel)
+        staged = self._stage(rel)
+        try:
+            previous = open(self.target / rel, "rb")  # noqa: SIM115 - closed below
+        except OSError:
+            previous = None
+        same = previous is not None
+        try:
+            with open(staged, "wb") as stream:
+                for chunk in chunks:
+                    stream.write(chunk)
+                    same = same and previous.read(len(chunk)) == chunk  # type: ignore[union-attr]
+            same = same and previous.read(1) == b""  # type: ignore[union-attr]
+        finally:
+            if previous is not None:
+                previous.close()
+        if same:
+            staged.unlink()
+            self._staged.pop()
+            self.changed -= 1
+            self.unchanged += 1
 
     def copy(self, rel: str, source: Path) -> None:
         """Stage the file `rel` as a copy of `source`. Raises ValueError as `write` does and
         OSError when `source` cannot be read."""
-        destination = self._claim(rel)
-        previous = self.target / rel
-        if _same_file_bytes(previous, source) and _link(previous, destination):
+        self._claim(rel)
+        if _same_file_bytes(self.target / rel, source):
             self.unchanged += 1
             return
-        shutil.copyfile(source, destination)
-        self.changed += 1
+        shutil.copyfile(source, self._stage(rel))
 
-    def _claim(self, rel: str) -> Path:
+    def _claim(self, rel: str) -> None:
         clean = posixpath.normpath(rel)
         if (not rel or rel != clean or clean.startswith(("/", "../")) or clean == ".."
                 or "\\" in rel or clean == "."):
@@ -94,6 +118,11 @@ class Output:
         if rel in self.written:
             raise ValueError(f"{rel} is written twice in one build")
         self.written.add(rel)
+
+    def _stage(self, rel: str) -> Path:
+        """The staged path of a changed file, its folder created."""
+        self._staged.append(rel)
+        self.changed += 1
         folder = posixpath.dirname(rel)
         if folder and folder not in self._folders:
             (self.stage / folder).mkdir(parents=True, exist_ok=True)
@@ -105,24 +134,20 @@ class Output:
     # ---- finishing --------------------------------------------------------------------------
 
     def commit(self) -> None:
-        """Put the staged build in place of the output folder (atomically where the system
-        can exchange two folders) and remove the previous one. Raises OutputError when the
-        output path is not a folder or cannot be replaced."""
+        """Move the staged files into the output folder and delete the files this build did
+        not write. Raises OutputError when the output path is not a folder."""
         if self._committed:
             return
-        if self.target.exists() and not self.target.is_dir():
-            raise OutputError(f"{self.target} exists and is not a folder; not replacing it")
-        self.removed = _count_stale(self.target, self.written)
-        if self.target.exists():
-            if _exchange(self.stage, self.target):
-                shutil.rmtree(self.stage)
-            else:
-                retired = self.target.parent / f"{self.target.name}{_RETIRED}{os.getpid()}"
-                os.rename(self.target, retired)
-                os.rename(self.stage, self.target)
-                shutil.rmtree(retired)
-        else:
+        if not self.target.exists():
             os.rename(self.stage, self.target)
+        elif not self.target.is_dir():
+            raise OutputError(f"{self.target} exists and is not a folder; not replacing it")
+        else:
+            ready: set[str] = set()
+            for rel in self._staged:
+                _move_into(self.stage / rel, self.target, rel, ready)
+            self.removed = _remove_stale(self.target, self.written)
+            shutil.rmtree(self.stage)
         self._committed = True
 
     def discard(self) -> None:
@@ -148,49 +173,44 @@ def _same_file_bytes(path: Path, source: Path) -> bool:
         return False
 
 
-def _link(previous: Path, destination: Path) -> bool:
-    """Hard-link the previous build's file into the stage; False when the system cannot."""
-    try:
-        os.link(previous, destination)
-    except OSError:
-        try:
-            shutil.copy2(previous, destination)  # keeps the mtime where links are refused
-        except OSError:
-            return False
-    return True
+def _move_into(staged: Path, target: Path, rel: str, ready: set[str]) -> None:
+    """Rename a staged file to `target/rel`, clearing whatever old file, link or folder is in
+    the way (a page that became a folder, or the reverse). `ready` remembers the folders
+    already checked."""
+    parts = rel.split("/")
+    for depth in range(1, len(parts)):
+        folder_rel = "/".join(parts[:depth])
+        if folder_rel in ready:
+            continue
+        folder = target / folder_rel
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            folder.unlink()  # never write through a link, or into an old file's name
+        folder.mkdir(exist_ok=True)
+        ready.add(folder_rel)
+    destination = target / rel
+    if destination.is_dir() and not destination.is_symlink():
+        shutil.rmtree(destination)
+    os.replace(staged, destination)
 
 
-def _count_stale(target: Path, written: set[str]) -> int:
-    if not target.is_dir():
-        return 0
-    stale = 0
-    for folder, _, files in os.walk(target):
-        rel_folder = Path(folder).relative_to(target).as_posix()
+def _remove_stale(target: Path, written: set[str]) -> int:
+    """Delete files under `target` that are not in `written`, then emptied folders;
+    returns how many files were deleted."""
+    removed = 0
+    for folder, folders, files in os.walk(target, topdown=False):
+        rel_folder = os.path.relpath(folder, target).replace(os.sep, "/")
         for name in files:
             rel = name if rel_folder == "." else f"{rel_folder}/{name}"
-            stale += rel not in written
-    return stale
-
-
-_RENAME_EXCHANGE = 2
-
-
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two folders in one step with Linux renameat2(RENAME_EXCHANGE); False where the
-    system has no such call (the caller then renames twice)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        renameat2 = libc.renameat2
-    except (OSError, AttributeError):
-        return False
-    at_fdcwd = -100
-    result = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
-    if result == 0:
-        return True
-    code = ctypes.get_errno()
-    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
-        return False
-    raise OutputError(f"cannot replace {b}: {os.strerror(code)}")
+            if rel not in written:
+                os.unlink(os.path.join(folder, name))
+                removed += 1
+        for name in folders:
+            path = os.path.join(folder, name)
+            if os.path.islink(path):
+                os.unlink(path)
+            elif not os.listdir(path):
+                os.rmdir(path)
+    return removed
 
 
 def _remove_abandoned(target: Path) -> None:
@@ -201,11 +221,10 @@ def _remove_abandoned(target: Path) -> None:
         if not name.startswith(prefix) or not entry.is_dir():
             continue
         rest = name[len(prefix):]
-        for marker in (_STAGING, _RETIRED):
-            if rest.startswith(marker) and rest[len(marker):].isdigit():
-                pid = int(rest[len(marker):])
-                if pid == os.getpid() or not _alive(pid):
-                    shutil.rmtree(entry, ignore_errors=True)
+        if rest.startswith(_STAGING) and rest[len(_STAGING):].isdigit():
+            pid = int(rest[len(_STAGING):])
+            if pid == os.getpid() or not _alive(pid):
+                shutil.rmtree(entry, ignore_errors=True)
 
 
 def _alive(pid: int) -> bool:

@@ -9,8 +9,8 @@ all of it was written.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from site_builder.archive.archive import Archive
@@ -21,7 +21,16 @@ from site_builder.build.artifacts import write_artifacts
 from site_builder.build.bodies import BodyCache, RenderedBodies, environment_key, render_bodies
 from site_builder.build.links import content_root
 from site_builder.build.output import Output
+from site_builder.build.stamp import (
+    Stamp,
+    forget_stamp,
+    input_fingerprint,
+    output_fingerprint,
+    read_stamp,
+    write_stamp,
+)
 from site_builder.build.urls import Urls
+from site_builder.config import SiteConfig, load_config
 
 # progress(stage, done, total): called now and then while a build runs.
 Progress = Callable[[str, int, int], None]
@@ -55,20 +64,28 @@ class BuildResult:
     cached: int
     seconds: float
     warnings: tuple[Finding, ...] = ()
+    timings: tuple[tuple[str, float], ...] = ()
+    up_to_date: bool = False
+
+    def timing(self) -> str:
+        """Seconds per phase (load, bodies, pages, artifacts, swap), for benchmarks."""
+        return ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.timings)
 
     def summary(self) -> str:
         """One line for people: what was built, where, and how long it took."""
+        if self.up_to_date:
+            return (f"Up to date: nothing changed since the last build of {self.records} "
+                    f"records, {self.pages} pages in {self.output} ({self.seconds:.1f} s)")
         return (f"Built {self.records} records, {self.pages} pages ({self.files} files: "
                 f"{self.changed} written, {self.removed} removed; {self.rendered} bodies "
                 f"rendered, {self.cached} from cache) into {self.output} "
                 f"in {self.seconds:.1f} s")
 
 
-def output_folder(archive: Archive, output: Path | None) -> Path:
+def output_folder(config: SiteConfig, output: Path | None) -> Path:
     """The folder to build into: `output`, else site.yml's. Raises UnsafeOutput when the
     folder holds the archive, its content, templates or caches (replacing it would delete
     them)."""
-    config = archive.config
     target = Path(output if output is not None else config.output_dir).absolute().resolve()
     content = config.content_dir.resolve()
     for folder in (config.root, content, config.root / "templates", config.root / "theme"):
@@ -84,52 +101,119 @@ def output_folder(archive: Archive, output: Path | None) -> Path:
 
 def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
                cache: bool = True, progress: Progress | None = None,
-               loader_cache: LoaderCache | None = None) -> BuildResult:
+               loader_cache: LoaderCache | None = None, force: bool = False) -> BuildResult:
     """Build the archive at `root` into `output` (default: site.yml's `output`).
 
-    `jobs` worker processes render bodies (default: one per CPU); `cache=False` renders
-    every body without reading or writing `<root>/.site-builder/`. Returns what was built.
-    Raises BuildRefused when the archive has errors and UnsafeOutput for an output folder
-    that holds sources; in both cases, and when anything fails midway, the previous output
-    is left exactly as it was.
+    `jobs` worker processes render bodies (default: one per CPU). With `cache` (the
+    default) bodies are cached under `<root>/.site-builder/`, and a build whose inputs and
+    output are unchanged since the last one returns at once (`up_to_date`) unless `force`.
+    Returns what was built. Raises BuildRefused when the archive has errors and
+    UnsafeOutput for an output folder that holds sources; in both cases, and when anything
+    fails midway, the previous output is left exactly as it was.
     """
-    started = time.perf_counter()
+    clock = _Clock()
     report = progress or (lambda stage, done, total: None)
     report("loading", 0, 0)
+    config, problems = load_config(root)
+    inputs = None
+    if config is not None and not has_errors(problems):
+        target = output_folder(config, output)
+        inputs = input_fingerprint(config, target) if cache else None
+        if inputs is not None and not force:
+            done = _unchanged(config, target, inputs, clock)
+            if done is not None:
+                return done
     archive = load_archive(root, cache=loader_cache)
     findings = archive.findings
     if has_errors(findings):
         raise BuildRefused(findings)
-    target = output_folder(archive, output)
-    urls = Urls(archive.config)
-    body_cache = (BodyCache(archive.config.cache_dir / "cache" / "bodies",
-                            environment_key(archive)) if cache else None)
+    config = archive.config
+    target = output_folder(config, output)
+    clock.lap("load")
+    body_cache = (BodyCache(config.cache_dir / "cache" / "bodies", environment_key(archive))
+                  if cache else None)
     bodies, stats = render_bodies(
         archive, body_cache, jobs,
         progress=lambda done, total: report("rendering bodies", done, total))
+    clock.lap("bodies")
     with Output(target) as out:
-        written = 0
-
-        def write(rel: str, data: str | bytes) -> None:
-            nonlocal written
-            out.write(rel, data)
-            written += 1
-            if written % 256 == 0:
-                report("writing", written, 0)
-
-        page_count = pages.render_pages(archive, bodies, urls, write)
-        html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
-        write_artifacts(archive, urls, write, html_pages)
-        _copy_assets(archive, bodies, out)
+        page_count = _write_site(archive, bodies, out, report, clock)
+        if cache:
+            forget_stamp(config.cache_dir / "cache")
         out.commit()
-    if body_cache is not None:
-        body_cache.prune(bodies.cache_keys())
-    return BuildResult(
+    result = BuildResult(
         output=target, records=len(archive.records), pages=page_count,
         files=len(out.written), changed=out.changed, unchanged=out.unchanged,
         removed=out.removed, rendered=stats.rendered, cached=stats.cached,
-        seconds=time.perf_counter() - started,
-        warnings=tuple(f for f in findings if f.level == "warning"))
+        seconds=0.0, warnings=tuple(f for f in findings if f.level == "warning"))
+    if body_cache is not None:
+        body_cache.prune(bodies.cache_keys())
+    if inputs is not None:
+        write_stamp(config.cache_dir / "cache",
+                    Stamp(inputs, output_fingerprint(target), _report(result)))
+    clock.lap("swap")
+    return replace(result, seconds=clock.total(), timings=tuple(clock.laps))
+
+
+def _unchanged(config: SiteConfig, target: Path, inputs: str,
+               clock: _Clock) -> BuildResult | None:
+    """The result of the last build when nothing changed since, else None."""
+    stamp = read_stamp(config.cache_dir / "cache")
+    if stamp is None or stamp.inputs != inputs or not target.is_dir():
+        return None
+    if stamp.output != output_fingerprint(target):
+        return None
+    last = stamp.report
+    clock.lap("check")
+    warnings = tuple(Finding(Path(path), line, level, message)
+                     for path, line, level, message in last["warnings"])
+    return BuildResult(output=target, records=last["records"], pages=last["pages"],
+                       files=last["files"], changed=0, unchanged=last["files"], removed=0,
+                       rendered=0, cached=0, seconds=clock.total(), warnings=warnings,
+                       timings=tuple(clock.laps), up_to_date=True)
+
+
+def _report(result: BuildResult) -> dict[str, object]:
+    return {"records": result.records, "pages": result.pages, "files": result.files,
+            "warnings": [[str(f.path), f.line, f.level, f.message] for f in result.warnings]}
+
+
+def _write_site(archive: Archive, bodies: RenderedBodies, out: Output, report: Progress,
+                clock: _Clock) -> int:
+    """Stage pages, agent files and linked assets; returns the number of pages."""
+    urls = Urls(archive.config)
+    written = 0
+
+    def write(rel: str, data: str | bytes | Iterable[bytes]) -> None:
+        nonlocal written
+        out.write(rel, data)
+        written += 1
+        if written % 256 == 0:
+            report("writing", written, 0)
+
+    page_count = pages.render_pages(archive, bodies, urls, write)
+    clock.lap("pages")
+    html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
+    write_artifacts(archive, urls, write, html_pages)
+    _copy_assets(archive, bodies, out)
+    clock.lap("artifacts")
+    return page_count
+
+
+class _Clock:
+    """Wall time per phase of a build."""
+
+    def __init__(self) -> None:
+        self.started = self.last = time.perf_counter()
+        self.laps: list[tuple[str, float]] = []
+
+    def lap(self, phase: str) -> None:
+        now = time.perf_counter()
+        self.laps.append((phase, now - self.last))
+        self.last = now
+
+    def total(self) -> float:
+        return time.perf_counter() - self.started
 
 
 def _copy_assets(archive: Archive, bodies: RenderedBodies, out: Output) -> None:

@@ -7,7 +7,6 @@ URLs (feed, sitemap, llms.txt with `url` set) are `url + base + path`.
 
 from __future__ import annotations
 
-import posixpath
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -62,16 +61,23 @@ class Urls:
     @staticmethod
     def relative(from_file: str, to_file: str) -> str:
         """A relative URL from the page at `from_file` to `to_file` (`index.html` dropped)."""
-        start = posixpath.dirname(from_file) or "."
-        target = to_file
+        # Plain string work rather than posixpath.relpath, which calls os.getcwd() twice per
+        # link: a large site computes hundreds of thousands of these.
+        start = from_file.split("/")[:-1]
+        target = to_file.split("/")
         trailing = ""
-        if target == "index.html" or target.endswith("/index.html"):
-            target = posixpath.dirname(target) or "."
+        if target[-1] == "index.html":
+            target.pop()
             trailing = "/"
-        rel = posixpath.relpath(target, start)
-        if rel == ".":
+        common = 0
+        for mine, theirs in zip(start, target, strict=False):
+            if mine != theirs:
+                break
+            common += 1
+        rel = "/".join([".."] * (len(start) - common) + target[common:])
+        if not rel:
             return "./"
-        return rel + trailing if not rel.endswith("/") else rel
+        return rel + trailing
 
     def absolute(self, path: str) -> str | None:
         """`url + base + path` (`index.html` dropped), or None when `url` is not set."""

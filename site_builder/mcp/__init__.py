@@ -1,6 +1,7 @@
 """The read-only MCP server: `site-builder mcp` (SPEC §6).
 
-protocol.py (JSON-RPC framing, versions, errors) → server.py (dispatch) → tools.py (the
-table of tools, each a query function) over a source.py Source: the content folder
-(LocalSource, with changes.py noticing edits) or a published site (remote.py).
+command.py starts it; protocol.py frames JSON-RPC lines, batches, versions and errors;
+server.py dispatches each request; tools.py is the table of tools, each a query function
+with the schemas in schema.py. The archive comes from a source: the content folder
+(source.py's LocalSource, with changes.py noticing edits) or a published site (remote.py).
 """

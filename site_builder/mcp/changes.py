@@ -56,12 +56,15 @@ class FolderChanges:
         """True while the kernel reports changes; False means every look says 'changed'."""
         return self._fd is not None
 
-    def watch(self) -> None:
-        """Watch every folder now below the roots; call it after each reload.
+    def watch(self, roots: list[Path] | None = None) -> None:
+        """Watch every folder now below the roots (new `roots` when given); call it after
+        each reload.
 
         Adding a watch twice is harmless, and a folder deleted and made again is a new one
         to watch, so every folder is added every time.
         """
+        if roots is not None:
+            self._roots = roots
         if self._fd is None:
             return
         for folder in self._folders():

@@ -142,6 +142,10 @@ class PublishedSite:
         except httpx.HTTPError as exc:
             raise FetchError(f"{url} could not be read: {exc or type(exc).__name__}") from None
 
+    def forget(self, path: str) -> None:
+        """Drop a cached file, so the next fetch reads it again (it was unusable)."""
+        self._cache.pop(self.url_of(path), None)
+
     def close(self) -> None:
         self._client.close()
 
@@ -166,18 +170,26 @@ class RemoteSource:
         """The archive decisions.json describes now. Raises FetchError."""
         index = self.site.fetch("decisions.json", LIMITS["decisions.json"])
         if index is not self._index or self._archive is None:
-            url = self.site.url_of("decisions.json")
             try:
-                data = json.loads(index.text(url))
-            except ValueError as exc:
-                raise FetchError(f"{url} is not valid JSON: {exc}") from None
-            try:
-                archive = archive_from_index(data, self._body, self._all_bodies,
-                                             self._project_names)
-            except PublishedError as exc:
-                raise FetchError(f"{url} cannot be used: {exc}") from None
+                archive = self._read_index(index)
+            except FetchError:
+                # A file that cannot be used is not kept: the next call reads it again, so
+                # a fixed site is seen at once.
+                self.site.forget("decisions.json")
+                raise
             self._index, self._archive = index, archive
         return self._archive
+
+    def _read_index(self, index: Response) -> Archive:
+        url = self.site.url_of("decisions.json")
+        try:
+            data = json.loads(index.text(url))
+        except ValueError as exc:
+            raise FetchError(f"{url} is not valid JSON: {exc}") from None
+        try:
+            return archive_from_index(data, self._body, self._all_bodies, self._project_names)
+        except PublishedError as exc:
+            raise FetchError(f"{url} cannot be used: {exc}") from None
 
     def warm(self) -> None:
         """Nothing: remote mode contacts the site only when a call needs it."""

@@ -93,8 +93,6 @@ class Server:
                 answer: bytes | None = encode(error(None, RpcError(
                     PARSE_ERROR, f"Parse error: a message longer than "
                                  f"{MAX_LINE_BYTES // (1024 * 1024)} MB")))
-            elif not line.strip():
-                continue
             else:
                 answer = self.handle_line(line)
             if answer is not None:
@@ -109,6 +107,8 @@ class Server:
 
     def handle_line(self, line: bytes) -> bytes | None:
         """The answer line for one input line, or None when nothing is to be answered."""
+        if not line.strip():
+            return None  # a blank line is not a message
         parsed = parse_line(line)
         if isinstance(parsed, RpcError):
             return encode(error(None, parsed))

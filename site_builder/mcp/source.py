@@ -17,6 +17,7 @@ from site_builder.archive.findings import Finding
 from site_builder.archive.loader import LoaderCache, load_archive
 from site_builder.config import SiteConfig
 from site_builder.mcp.changes import FolderChanges
+from site_builder.sources.resolve import content_roots
 
 LOG_PREFIX = "site-builder mcp:"
 # Problems logged per change of the archive; the rest are counted, not listed.
@@ -53,10 +54,12 @@ class LocalSource:
     """The content folder of an archive, read again whenever something in it changed.
 
     The config is loaded once by the caller, so a broken site.yml stops the server before a
-    client waits. Records are re-read through the loader's cache, which reparses only files
-    whose size or mtime changed; `FolderChanges` skips even the stat walk when the kernel
-    reports nothing changed. Record problems never stop the server: they are logged once
-    each time the archive changes, and every readable record is served.
+    client waits. The content folder and every source in site.yml are read; a `repo:`
+    source missing from the cache is cloned by the first read. Records are re-read through
+    the loader's cache, which reparses only files whose size or mtime changed;
+    `FolderChanges` skips even the stat walk when the kernel reports nothing changed.
+    Record problems never stop the server: they are logged once each time the archive
+    changes, and every readable record is served.
     """
 
     open_world = False
@@ -83,7 +86,10 @@ class LocalSource:
                 except OSError as exc:
                     raise SourceError(f"could not read the archive in {self.config.root}: "
                                       f"{exc}") from exc
-                self._changes.watch()
+                # The roots are known now (a repo source was cloned during the first load),
+                # so listing them again touches no network.
+                roots, _ = content_roots(self.config, self._cache.failed_sources)
+                self._changes.watch([r.path for r in roots])
                 if archive is not self._archive:
                     self._report(archive.load_findings)
                 self._archive = archive

@@ -86,3 +86,37 @@ def test_staging_folders_of_killed_builds_are_removed(tmp_path: Path) -> None:
     (dead / "junk.html").write_text("junk")
     build(tmp_path / "_site", {"index.html": "x"})
     assert not dead.exists()
+
+
+def test_a_page_may_become_a_folder_and_a_folder_a_page(tmp_path: Path) -> None:
+    site = tmp_path / "_site"
+    build(site, {"a": "file", "b/index.html": "page"})
+    build(site, {"a/index.html": "now a folder", "b": "now a file"})
+    assert tree(site) == {"a/index.html": b"now a folder", "b": b"now a file"}
+
+
+def test_a_new_output_folder_is_the_staging_folder_renamed(tmp_path: Path) -> None:
+    out = build(tmp_path / "deep/_site", {"x/y.txt": "y"})
+    assert tree(tmp_path / "deep/_site") == {"x/y.txt": b"y"}
+    assert (out.changed, out.removed) == (1, 0)
+
+
+def test_stale_folders_are_removed_with_their_files(tmp_path: Path) -> None:
+    site = tmp_path / "_site"
+    build(site, {"keep.txt": "k", "gone/deeper/page.html": "p"})
+    out = build(site, {"keep.txt": "k"})
+    assert sorted(p.name for p in site.iterdir()) == ["keep.txt"]
+    assert out.removed == 1
+
+
+def test_large_files_can_be_written_in_chunks(tmp_path: Path) -> None:
+    site = tmp_path / "_site"
+    for parts in ([b"ab", b"cd"], [b"a", b"bcd"], [b"abc", b"de"], [b"ab"]):
+        with Output(site) as out:
+            out.write("big.txt", iter(parts))
+            out.commit()
+        assert (site / "big.txt").read_bytes() == b"".join(parts)
+    with Output(site) as out:
+        out.write("big.txt", iter([b"a", b"b"]))
+        out.commit()
+    assert (out.changed, out.unchanged) == (0, 1)

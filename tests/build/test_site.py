@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -105,7 +104,8 @@ def test_rebuilding_gives_identical_bytes_and_rewrites_nothing(
         built: tuple[Path, BuildResult], site_root: Path) -> None:
     site_dir, _ = built
     before, marks = tree(site_dir), stamps(site_dir)
-    again = build_site(site_root, jobs=1)
+    again = build_site(site_root, jobs=1, force=True)
+    assert not again.up_to_date
     assert tree(site_dir) == before
     assert stamps(site_dir) == marks
     assert (again.changed, again.unchanged, again.removed) == (0, again.files, 0)
@@ -113,8 +113,49 @@ def test_rebuilding_gives_identical_bytes_and_rewrites_nothing(
 
 def test_a_no_change_rebuild_renders_no_body(built: tuple[Path, BuildResult],
                                               site_root: Path) -> None:
-    again = build_site(site_root, jobs=1)
+    again = build_site(site_root, jobs=1, force=True)
     assert (again.rendered, again.cached) == (0, 5)
+
+
+def test_a_no_change_rebuild_finds_the_output_up_to_date(
+        built: tuple[Path, BuildResult], site_root: Path) -> None:
+    site_dir, first = built
+    marks = stamps(site_dir)
+    again = build_site(site_root, jobs=1)
+    assert again.up_to_date
+    assert (again.records, again.pages, again.files) == (first.records, first.pages,
+                                                         first.files)
+    assert again.rendered == again.changed == 0
+    assert stamps(site_dir) == marks
+    assert again.summary().startswith("Up to date: nothing changed")
+
+
+@pytest.mark.parametrize("change", ["edit output", "delete output", "edit source",
+                                    "add asset", "override template", "edit site.yml"])
+def test_any_change_to_inputs_or_output_builds_again(
+        built: tuple[Path, BuildResult], site_root: Path, change: str) -> None:
+    site_dir, _ = built
+    before = tree(site_dir)
+    if change == "edit output":
+        (site_dir / "llms.txt").write_text("tampered")
+    elif change == "delete output":
+        (site_dir / "platform/adr/0003-move-to-cockroachdb.md").unlink()
+    elif change == "edit source":
+        record = site_root / "content/web/adr/0001-static-pages.md"
+        record.write_text(record.read_text().replace("Plain files.", "Only files."))
+    elif change == "add asset":
+        (site_root / "content/web/adr/notes.txt").write_text("n")
+    elif change == "override template":
+        (site_root / "templates").mkdir()
+        (site_root / "templates/unused.html").write_text("x")
+    else:
+        config = site_root / "site.yml"
+        config.write_text(config.read_text().replace("How Acme", "How ACME"))
+    again = build_site(site_root, jobs=1)
+    assert not again.up_to_date
+    if change.endswith("output"):
+        assert tree(site_dir) == before
+    assert build_site(site_root, jobs=1).up_to_date
 
 
 def test_an_edit_renders_only_the_edited_body(built: tuple[Path, BuildResult],
@@ -196,13 +237,10 @@ def test_a_progress_callback_hears_the_stages(site_root: Path) -> None:
     assert heard[0] == "loading"
 
 
-def test_swapping_without_an_exchange_call_still_replaces_the_output(
-        built: tuple[Path, BuildResult], site_root: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("site_builder.build.output._exchange", lambda a, b: False)
-    record = site_root / "content/web/adr/0001-static-pages.md"
-    record.write_text(record.read_text() + "\nSwapped.\n")
-    build_site(site_root, jobs=1)
-    assert "Swapped." in (site_root / "_site/web/adr/0001-static-pages.md").read_text()
-    assert siblings(site_root) == ["_site"]
-    assert os.listdir(site_root / "_site")
+def test_an_edit_in_a_path_source_builds_again(example_root: Path) -> None:
+    build_site(example_root, jobs=1)
+    assert build_site(example_root, jobs=1).up_to_date
+    record = next((example_root / "shared-decisions").rglob("0001-*.md"))
+    record.write_text(record.read_text() + "\nEdited in the source.\n")
+    again = build_site(example_root, jobs=1)
+    assert (again.up_to_date, again.rendered) == (False, 1)

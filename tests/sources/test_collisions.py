@@ -53,7 +53,8 @@ def test_check_reports_the_collision_and_fails(tmp_path):
     result = run_cli("check", "--root", str(root), cwd=root)
 
     assert result.returncode == 1
-    assert result.stdout.startswith("site.yml:3: error: project 'local' is provided twice")
+    # check prints its findings on stderr (SPEC §4: errors go to stderr).
+    assert result.stderr.startswith("site.yml:3: error: project 'local' is provided twice")
 
 
 def test_distinct_projects_from_several_places_load_together(tmp_path, origin):

@@ -21,4 +21,4 @@ def test_the_platform_project_comes_from_the_shared_decisions_folder(example_roo
 def test_example_site_checks_clean_with_its_source(example_root):
     result = run_cli("check", "--strict", "--root", str(example_root))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout == ""
+    assert (result.stdout, result.stderr) == ("", "")

@@ -50,12 +50,13 @@ def test_check_reports_source_problems_at_the_files_that_hold_them(tmp_path, ori
     result = run_cli("check", "--root", str(root), cwd=root)
 
     assert result.returncode == 1
-    assert result.stdout.splitlines() == [
+    assert result.stderr.splitlines() == [  # findings go to stderr (SPEC §4)
         ".site-builder/sources/payments/docs/decisions/payments/adr/0002-retry-webhooks.md:3: "
         "error: unknown status 'acepted' (one of accepted, deprecated, implemented, proposed, "
         "rejected, superseded)",
         "shared/platform/adr/0001-python.md:1: warning: missing 'description': add a one-line "
         "summary",
+        "1 error(s), 1 warning(s) in 4 records",
     ]
 
 

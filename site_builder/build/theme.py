@@ -1,0 +1,101 @@
+"""Where templates and theme files come from: the built-in ones, overridden per archive.
+
+An archive may place files of the same name in `<root>/templates/` or `<root>/theme/` (as
+MkDocs' `custom_dir`); those win, everything else comes from the copies shipped with the
+package. Theme files are published under `assets/` with a content hash in their name, so a
+host may cache them forever and a changed stylesheet is never served stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import jinja2
+
+import site_builder
+
+TEMPLATES = "templates"
+THEME = "theme"
+ASSETS_DIR = "assets"
+# Theme files that are published at the site root under their own name (browsers and
+# crawlers look for them there) rather than fingerprinted under assets/.
+ROOT_FILES = frozenset({"favicon.svg"})
+
+
+def builtin_folder(name: str) -> Path:
+    """The built-in `templates` or `theme` folder.
+
+    Installed from a wheel it sits inside the package (`site_builder/templates`); in a source
+    checkout or an editable install it sits beside the package, at the repository root.
+    Raises FileNotFoundError when neither exists (a broken installation).
+    """
+    package = Path(site_builder.__file__).resolve().parent
+    for candidate in (package / name, package.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"site-builder's built-in {name}/ folder is missing from {package}")
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Templates and theme files for one archive, with the archive's overrides applied."""
+
+    root: Path
+    """The archive root (the folder holding site.yml)."""
+    _files: dict[str, bytes] = field(default_factory=dict, init=False, repr=False)
+
+    @cached_property
+    def environment(self) -> jinja2.Environment:
+        """A Jinja2 environment with autoescaping on for every template, archive files first."""
+        search_path = [self.root / TEMPLATES, builtin_folder(TEMPLATES)]
+        return jinja2.Environment(
+            loader=jinja2.FileSystemLoader([str(p) for p in search_path]),
+            autoescape=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+            auto_reload=False,
+            undefined=jinja2.StrictUndefined,
+        )
+
+    def template(self, name: str) -> jinja2.Template:
+        return self.environment.get_template(name)
+
+    # ---- theme files ------------------------------------------------------------------------
+
+    def theme_file(self, name: str) -> bytes:
+        """The bytes of theme file `name`, the archive's own copy when it has one.
+
+        Raises FileNotFoundError when neither the archive nor the built-in theme has it.
+        """
+        if name not in self._files:
+            own = self.root / THEME / name
+            path = own if own.is_file() else builtin_folder(THEME) / name
+            self._files[name] = path.read_bytes()
+        return self._files[name]
+
+    @cached_property
+    def file_names(self) -> tuple[str, ...]:
+        """Every theme file name, built-in and the archive's own, sorted."""
+        names = {p.name for p in builtin_folder(THEME).iterdir() if p.is_file()}
+        own = self.root / THEME
+        if own.is_dir():
+            names.update(p.name for p in own.iterdir() if p.is_file())
+        return tuple(sorted(n for n in names if not n.startswith(".")))
+
+    @cached_property
+    def published(self) -> dict[str, str]:
+        """Theme file name → its path in the site (`site.css` → `assets/site.3f2a…css`)."""
+        out: dict[str, str] = {}
+        for name in self.file_names:
+            if name in ROOT_FILES:
+                out[name] = name
+                continue
+            digest = hashlib.sha256(self.theme_file(name)).hexdigest()[:10]
+            stem, ext = posixpath.splitext(name)
+            out[name] = f"{ASSETS_DIR}/{stem}.{digest}{ext}"
+        return out

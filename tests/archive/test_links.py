@@ -1,0 +1,70 @@
+"""Links in record bodies: what `check` looks at, and how relative links resolve."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from site_builder.archive.links import BodyLink, body_links, is_local, local_path, split_target
+
+BODY = """\
+Intro with [a record](../adr/0002-x.md) and ![a picture](img/p.png "Title").
+An [angle link](<other file.md>) and [a site link](https://example.org/x.md).
+
+```markdown
+[inside a fence](0099-fenced.md)
+```
+
+~~~~
+[inside tildes](0098-tilde.md)
+~~~~
+
+Code span `[not a link](0097-span.md)` then [after the span](0003-after.md).
+
+    [indented code](0096-indented.md)
+
+- a list item
+    - [nested item](0004-nested.md)
+
+Paragraph text
+    [lazy continuation](0005-lazy.md)
+
+[ref]: ../rfc/0001-ref.md "Reference title"
+"""
+
+
+def test_links_outside_code_with_their_lines() -> None:
+    assert body_links(BODY) == (
+        BodyLink("../adr/0002-x.md", 1),
+        BodyLink("img/p.png", 1),
+        BodyLink("other file.md", 2),
+        BodyLink("https://example.org/x.md", 2),
+        BodyLink("0003-after.md", 12),
+        BodyLink("0004-nested.md", 17),
+        BodyLink("0005-lazy.md", 20),
+        BodyLink("../rfc/0001-ref.md", 22),
+    )
+
+
+def test_an_unclosed_fence_hides_the_rest() -> None:
+    assert body_links("[a](a.md)\n```\n[b](b.md)\n") == (BodyLink("a.md", 1),)
+
+
+def test_no_links() -> None:
+    assert body_links("") == ()
+    assert body_links("Plain text with [brackets] and (parens).") == ()
+
+
+def test_which_links_are_local() -> None:
+    assert is_local("../adr/0001-x.md")
+    assert is_local("0001-x.md#context")
+    assert not is_local("https://example.org/")
+    assert not is_local("mailto:a@example.org")
+    assert not is_local("#context")
+    assert not is_local("/absolute/on/the/site")
+
+
+def test_relative_targets_resolve_against_the_linking_file() -> None:
+    source = Path("/a/content/sre/adr/0003-y.md")
+    assert local_path(source, "../rfc/0001-z.md#part") == Path("/a/content/sre/rfc/0001-z.md")
+    assert local_path(source, "0001-x%20y.md") == Path("/a/content/sre/adr/0001-x y.md")
+    assert split_target("../x.md?raw=1#part") == ("../x.md", "?raw=1#part")

@@ -1,0 +1,93 @@
+"""archive/published.py: decisions.json and llms files back into an Archive, safely."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from site_builder import query
+from site_builder.archive.loader import load_archive
+from site_builder.archive.published import (
+    PublishedError,
+    archive_from_index,
+    bodies_from_full,
+    project_names,
+    record_id,
+    site_path,
+)
+from site_builder.build.site import build_site
+from tests.conftest import EXAMPLE_SITE
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """example-site and its real build output."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("published") / "example-site"
+    shutil.copytree(EXAMPLE_SITE, root, ignore=shutil.ignore_patterns("_site", ".site-builder"))
+    return root, build_site(root, jobs=1, cache=False).output
+
+
+@pytest.mark.parametrize("path", ["build/adr/0001-x.md", "a/b/c d é.md", "decisions.json"])
+def test_paths_inside_the_site_are_kept(path: str):
+    assert site_path(path, "path") == path
+
+
+@pytest.mark.parametrize("path", ["", "../x.md", "a/../../x.md", "/etc/passwd", "a//b.md",
+                                  "a/./b.md", "http://evil/x.md", "javascript:alert(1)",
+                                  "a\\..\\b.md", "a/b\x00.md", ".hidden/x.md", 42, None])
+def test_paths_that_leave_the_site_are_refused(path):
+    with pytest.raises(PublishedError):
+        site_path(path, "path")
+
+
+def test_record_ids_have_three_parts_and_a_numbered_slug():
+    assert record_id("sre/adr/0001-define-slos") == ("sre", "adr", "0001-define-slos", "0001")
+    for bad in ("sre/adr", "sre/adr/define-slos", "a/b/c/0001-x", "c:/adr/0001-x"):
+        with pytest.raises(PublishedError):
+            record_id(bad)
+
+
+def test_the_published_index_gives_back_the_same_answers(built: tuple[Path, Path]):
+    root, output = built
+    local = load_archive(root)
+    index = json.loads((output / "decisions.json").read_text(encoding="utf-8"))
+    bodies = {r.id: r.body for r in local.records}
+    remote = archive_from_index(index, lambda r: bodies[r.id], lambda: bodies)
+    assert [r.id for r in remote.records] == [r.id for r in local.records]
+    assert list(remote.projects) == list(local.projects)
+    for record in local.records:
+        assert query.detail(remote, remote.by_id[record.id]) == query.detail(local, record)
+    assert query.list_fields(remote) == query.list_fields(local)
+    assert remote.config.required_approvals == 2
+
+
+def test_llms_full_gives_every_body(built: tuple[Path, Path]):
+    root, output = built
+    local = load_archive(root)
+    text = (output / "llms-full.txt").read_text(encoding="utf-8")
+    bodies = bodies_from_full(text, set(local.by_id))
+    assert bodies == {r.id: r.body for r in local.records}
+
+
+def test_llms_txt_names_the_projects(built: tuple[Path, Path]):
+    root, output = built
+    local = load_archive(root)
+    names = project_names((output / "llms.txt").read_text(encoding="utf-8"),
+                          "https://decisions.example.org/")
+    assert names == {p.id: p.name for p in local.projects.values()
+                     if any(local.is_current(r) for r in local.records if r.project == p.id)}
+
+
+def test_an_index_that_is_not_one_is_refused():
+    with pytest.raises(PublishedError, match="no records list"):
+        archive_from_index({"records": {}}, str, dict)
+    with pytest.raises(PublishedError, match="has no title"):
+        archive_from_index({"records": [{"id": "a/b/0001-c", "status": "x",
+                                         "date": "2026-01-01"}]}, str, dict)
+    with pytest.raises(PublishedError, match="date"):
+        archive_from_index({"records": [{"id": "a/b/0001-c", "title": "t", "status": "x",
+                                         "date": "yesterday"}]}, str, dict)
