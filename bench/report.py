@@ -119,8 +119,9 @@ def render(results: Results, verdicts: Sequence[Verdict]) -> str:
     if MKDOCS in results.limits:
         lines += [
             f"MkDocs is stopped after {results.limits[MKDOCS]:.0f} s (`--mkdocs-limit`, raised "
-            "towards 10.5 site-builder builds, up to 900 s, so the 10× target is decided); a "
-            "build cut off there shows as \"> limit\" and the ratio against it as \"<\".", ""]
+            "towards 10.5 site-builder builds, up to `--mkdocs-cap`, so the 10× target is "
+            "decided); a build cut off there shows as \"> limit\" and the ratio against it "
+            "as \"<\".", ""]
     table = latencies(results)
     if table:
         lines += ["## Live preview and MCP", "", *table, ""]
