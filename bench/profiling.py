@@ -44,7 +44,9 @@ print(f"peak traced: {tracemalloc.get_traced_memory()[1] / 1e6:.0f} MB; "
       f"({best['peak'] / 1e6:.0f} MB):")
 for stat in best["snapshot"].statistics("lineno")[:TOP] if best["snapshot"] else []:
     frame = stat.traceback[0]
-    print(f"{stat.size / 1e6:8.1f} MB  {frame.filename.split('site-packages/')[-1]}:{frame.lineno}")
+    name = frame.filename.split("site-packages/")[-1]
+    name = "site_builder/" + name.split("/site_builder/")[-1] if "/site_builder/" in name else name
+    print(f"{stat.size / 1e6:8.1f} MB  {name}:{frame.lineno}")
 """.replace("TOP", str(TOP))
 
 
