@@ -1,8 +1,10 @@
 """Run one command in a fresh child process: wall time, CPU time and peak memory.
 
-Peak memory is the largest *sum* of resident memory over the child and every process it
-starts, sampled from /proc while it runs (a build that forks workers is charged for all of
-them), and never less than what the kernel reports for the largest single process
+Peak memory is the largest *sum* of memory over the child and every process it starts,
+sampled from /proc while it runs, so a build that forks workers is charged for all of them. Each
+process counts its proportional set size (PSS: a page shared by forked workers is split between
+them rather than counted once per worker, as summing RSS would), or its RSS where PSS cannot be
+read. The peak is never less than what the kernel reports for the largest single process
 (`wait4`'s ru_maxrss), which also catches peaks shorter than the sampling interval.
 """
 
@@ -19,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-SAMPLE_EVERY = 0.05  # seconds between /proc samples; a scan costs ~1 ms of CPU
+SAMPLE_EVERY = 0.05  # seconds between /proc samples; a scan costs a few ms of CPU
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 
 
@@ -32,7 +34,7 @@ class Outcome:
     cpu_seconds: float
     """User + system time of the child and its descendants."""
     peak_rss: int
-    """Peak resident memory of the process tree, in bytes."""
+    """Peak memory of the process tree in bytes (summed PSS, see the module docstring)."""
     returncode: int | None
     """Exit code; None when the run was stopped at the time limit."""
     stderr: str
@@ -76,7 +78,19 @@ def _tree_rss(root_pid: int) -> int:
             if parent in tree and pid not in tree:
                 tree.add(pid)
                 grew = True
-    return sum(rss.get(pid, 0) for pid in tree)
+    return sum(_pss(pid, rss.get(pid, 0)) for pid in tree)
+
+
+def _pss(pid: int, fallback: int) -> int:
+    """The proportional set size of `pid` in bytes, or `fallback` when it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return fallback
 
 
 class _Sampler(threading.Thread):
