@@ -1,0 +1,16 @@
+"""`make bench`: site-builder measured side by side with Hugo and MkDocs (SPEC §8).
+
+run.py        the entry point: steps, arguments, where the report goes
+corpus.py     the benchmark archive (make_corpus.py, kept byte-identical to the shared one)
+hugo_site.py, mkdocs_site.py, site_builder_target.py
+              each tool: install, convert the archive, the commands to run
+measure.py    one command in a fresh child: wall time, CPU time, peak memory of its tree
+builds.py     full builds interleaved across tools, site-builder's rebuilds
+live.py       `serve`: save a record → new page served
+mcp_client.py, mcp_timing.py, http_site.py
+              the MCP server, local and remote, through a raw JSON-RPC client
+stats.py      median, spread, percentiles, ratios
+targets.py    SPEC §8's targets, met or missed by how much
+profiling.py  pyinstrument / tracemalloc summaries of missed targets
+report.py     the Markdown report (printed and written to RESULTS.md)
+"""

@@ -1,0 +1,67 @@
+"""`site-builder serve`: how long from saving a record to its new page being served.
+
+The clock starts just before the edited file is written and stops when a GET of the record's
+page returns HTML containing the edit; the page is polled every 5 ms over HTTP, as a browser
+reloading would see it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+import time
+from typing import IO
+
+from bench import http_site
+from bench import site_builder_target as sb
+from bench.corpus import Corpus, edit_record
+from bench.results import Results
+from bench.stats import Summary
+
+START_TIMEOUT = 900.0  # seconds: serve builds the whole site before it answers
+EDIT_TIMEOUT = 30.0
+SETTLE = 0.5  # seconds between edits, so one rebuild is not folded into the next
+
+
+def measure_serve(corpus: Corpus, edits: int, results: Results) -> None:
+    """Start serve, time `edits` edits of different records, and store the figures."""
+    port = http_site.free_port()
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as log:
+        start = time.perf_counter()
+        process = subprocess.Popen(sb.serve_command(corpus.root, port), env=sb.environment(),
+                                   stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        try:
+            _time_edits(corpus, f"http://127.0.0.1:{port}/", start, edits, results, log)
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def _time_edits(corpus: Corpus, base: str, start: float, edits: int, results: Results,
+                log: IO[str]) -> None:
+    files = corpus.record_files()
+    if http_site.wait_for(base + corpus.record_id(files[0]) + "/", START_TIMEOUT) is None:
+        log.seek(0)
+        results.skipped["serve"] = "serve did not answer: " + log.read()[-300:]
+        return
+    results.seconds["serve.start"] = Summary.of([time.perf_counter() - start])
+    times = []
+    for k in range(edits):
+        path = files[(k * 389 + 11) % len(files)]
+        marker = f"serve-{k}-{time.monotonic_ns()}"
+        page = base + corpus.record_id(path) + "/"
+        time.sleep(SETTLE)
+        began = time.perf_counter()
+        edit_record(path, marker)
+        if http_site.wait_for(page, EDIT_TIMEOUT, contains=marker) is None:
+            results.skipped["serve.edit-visible"] = (
+                f"an edit did not show within {EDIT_TIMEOUT:.0f}s")
+            return
+        times.append(time.perf_counter() - began)
+    results.seconds["serve.edit-visible"] = Summary.of(times)
+    print(f"bench: serve: edit visible after {Summary.of(times).median * 1e3:.0f} ms "
+          "(median)", flush=True)

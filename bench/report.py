@@ -1,0 +1,137 @@
+"""The results as Markdown: the machine, a side-by-side table with ratios, the targets.
+
+The same text is printed and written to RESULTS.md, so what a person sees in the terminal is
+what the repository keeps.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import platform
+from collections.abc import Sequence
+
+from bench.results import HUGO, LABELS, MKDOCS, SITE_BUILDER, Results
+from bench.stats import Summary, format_bytes, format_ratio, format_summary, ratio
+from bench.targets import Verdict, format_value
+
+COMMAND = "make bench N={n}"
+
+
+def machine() -> dict[str, str]:
+    """Cores, memory, CPU model, OS and Python of this machine."""
+    info = {"cores": str(os.cpu_count()), "python": platform.python_version(),
+            "os": f"{platform.system()} {platform.release()}"}
+    try:
+        with open("/proc/meminfo", encoding="utf-8") as handle:
+            kib = int(handle.readline().split()[1])
+        info["memory"] = f"{kib / 1024 / 1024:.1f} GiB"
+    except (OSError, ValueError, IndexError):
+        info["memory"] = "unknown"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            models = [line.split(":", 1)[1].strip() for line in handle
+                      if line.startswith("model name")]
+        info["cpu"] = models[0] if models else platform.processor() or "unknown"
+    except OSError:
+        info["cpu"] = platform.processor() or "unknown"
+    return info
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def _cell(summary: Summary | None, unit: str = "s") -> str:
+    return format_summary(summary, unit) if summary and summary.n else "–"
+
+
+def _ratio_cell(ours: Summary | None, theirs: Summary | None) -> str:
+    lower = bool(theirs and theirs.is_lower_bound)
+    return format_ratio(ratio(ours, theirs), lower_bound=lower)
+
+
+def side_by_side(results: Results) -> list[str]:
+    """Builds, rebuilds and memory: site-builder, Hugo, MkDocs and the two ratios."""
+    header = ("", "site-builder", "Hugo", "MkDocs", "site-builder ÷ Hugo",
+              "site-builder ÷ MkDocs")
+    rows = []
+    for label, table, unit, key in (
+        ("full build (cold), wall time", results.seconds, "s", "build"),
+        ("full build, CPU time", results.cpu_seconds, "s", "build"),
+        ("full build, peak memory", results.memory, "b", "build"),
+    ):
+        ours, hugo, mkdocs = (table.get(f"{key}.{tool}") for tool in (SITE_BUILDER, HUGO, MKDOCS))
+        if unit == "s" and table is results.cpu_seconds and mkdocs and mkdocs.is_lower_bound:
+            mkdocs = None  # CPU time of a run stopped at the limit means nothing
+        rows.append((label, _cell(ours, unit), _cell(hugo, unit), _cell(mkdocs, unit),
+                     _ratio_cell(ours, hugo), _ratio_cell(ours, mkdocs)))
+    hugo_build = results.seconds.get(f"build.{HUGO}")
+    mkdocs_build = results.seconds.get(f"build.{MKDOCS}")
+    for key in ("rebuild.unchanged", "rebuild.one-edited"):
+        ours = results.seconds.get(key)
+        if ours:
+            rows.append((LABELS[key] + " (vs their full build)", _cell(ours), "–", "–",
+                         _ratio_cell(ours, hugo_build), _ratio_cell(ours, mkdocs_build)))
+    outputs = [results.outputs.get(tool) for tool in (SITE_BUILDER, HUGO, MKDOCS)]
+    rows.append(("output: files / HTML pages / size",
+                 *(f"{o.files} / {o.html_pages} / {format_bytes(o.size)}" if o else "–"
+                   for o in outputs), "", ""))
+    return _table(header, rows)
+
+
+def latencies(results: Results) -> list[str]:
+    """serve and MCP: p50, p95 and the number of samples of each measurement."""
+    rows = []
+    for key, label in LABELS.items():
+        if not key.startswith(("serve.", "mcp.")):
+            continue
+        summary = results.seconds.get(key)
+        if not summary or not summary.n:
+            continue
+        rows.append((label, format_summary(Summary.of([summary.p(50)])),
+                     format_summary(Summary.of([summary.p(95)])), str(summary.n)))
+    return _table(("site-builder", "p50", "p95", "samples"), rows) if rows else []
+
+
+def targets(verdicts: Sequence[Verdict]) -> list[str]:
+    rows = [(v.target.text, format_value(v), v.describe()) for v in verdicts]
+    return _table(("SPEC §8 target", "measured", "verdict"), rows)
+
+
+def render(results: Results, verdicts: Sequence[Verdict]) -> str:
+    """The whole report as Markdown."""
+    info = machine()
+    lines = [
+        "# Benchmark results", "",
+        f"`{COMMAND.format(n=results.records)}` on {dt.date.today().isoformat()}: "
+        f"{results.records:,} records from `bench/make_corpus.py`, {results.runs} interleaved "
+        "runs per build (median ±half the min–max range).", "",
+        f"Machine: {info['cores']} cores ({info['cpu']}), {info['memory']} memory, "
+        f"{info['os']}, Python {info['python']}.",
+        "Tools: " + ", ".join(f"{v}" for v in results.versions.values()) + ".", "",
+        "## Builds", "",
+        *side_by_side(results), "",
+    ]
+    if MKDOCS in results.limits:
+        lines += [
+            f"MkDocs is stopped after {results.limits[MKDOCS]:.0f} s (`--mkdocs-limit`, raised "
+            "towards 10.5 site-builder builds, up to `--mkdocs-cap`, so the 10× target is "
+            "decided); a build cut off there shows as \"> limit\" and the ratio against it "
+            "as \"<\".", ""]
+    table = latencies(results)
+    if table:
+        lines += ["## Live preview and MCP", "", *table, ""]
+    lines += ["## Targets", "", *targets(verdicts), ""]
+    if results.skipped:
+        lines += ["## Not measured", ""]
+        lines += [f"- {name}: {why}" for name, why in results.skipped.items()]
+        lines.append("")
+    if results.profiles:
+        lines += ["## What the profiles of missed targets show", ""]
+        for name, text in results.profiles.items():
+            lines += [f"### {name}", "", "```", text.rstrip(), "```", ""]
+    return "\n".join(lines)

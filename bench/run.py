@@ -1,0 +1,162 @@
+"""`make bench`: site-builder's speed and memory side by side with Hugo and MkDocs.
+
+    python bench/run.py --records 10000      # what `make bench` runs
+    python bench/run.py --records 1000       # a quick look (`make bench N=1000`)
+
+Steps: install the competitors when missing (Hugo from Debian's package, MkDocs with pip),
+write the corpus with make_corpus.py, convert it into a Hugo site and a MkDocs site, time the
+builds (interleaved), site-builder's rebuilds, `serve`, and the MCP server in both modes; judge
+SPEC §8's targets, profile what missed, print the report and write it to RESULTS.md (for the
+default 10,000 records; other sizes go to bench/work/RESULTS-<N>.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+# Run as a script: import the bench package and site_builder from this checkout, and keep
+# bench/ itself off the path so its module names never shadow installed packages.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+sys.path.insert(0, str(HERE.parent))
+
+from bench import builds, corpus, hugo_site, live, mcp_timing, mkdocs_site, profiling  # noqa: E402
+from bench import report as reporting  # noqa: E402
+from bench import site_builder_target as sb  # noqa: E402
+from bench.results import HUGO, MKDOCS, SITE_BUILDER, Results  # noqa: E402
+from bench.targets import judge  # noqa: E402
+
+DEFAULT_RECORDS = 10_000
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=DEFAULT_RECORDS,
+                        help="corpus size (default 10,000, SPEC §8's)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each build (default 3)")
+    parser.add_argument("--calls", type=int, default=50,
+                        help="timed MCP calls of each kind (default 50)")
+    parser.add_argument("--edits", type=int, default=10,
+                        help="records edited while serve runs (default 10)")
+    parser.add_argument("--mkdocs-limit", type=float, default=300.0, metavar="SECONDS",
+                        help="stop MkDocs' build after this long (default 300; raised "
+                        "to 10.5 site-builder builds when that is longer)")
+    parser.add_argument("--mkdocs-cap", type=float, default=builds.RAISED_CAP,
+                        metavar="SECONDS",
+                        help="never raise MkDocs' limit beyond this (default 900)")
+    parser.add_argument("--work", type=Path, default=HERE / "work",
+                        help="where corpora and sites go (default bench/work)")
+    parser.add_argument("--results", type=Path,
+                        help="report file (default bench/RESULTS.md for 10,000 records)")
+    parser.add_argument("--no-hugo", action="store_true", help="leave Hugo out")
+    parser.add_argument("--no-mkdocs", action="store_true", help="leave MkDocs out")
+    parser.add_argument("--no-profile", action="store_true",
+                        help="do not profile missed targets")
+    return parser.parse_args(argv)
+
+
+def say(text: str) -> None:
+    print(f"bench: {text}", flush=True)
+
+
+def competitors(args: argparse.Namespace, archive: corpus.Corpus, folder: Path,
+                results: Results) -> list[builds.Tool]:
+    """The tools whose builds are timed: site-builder (when `build` exists), Hugo, MkDocs."""
+    tools = []
+    if sb.has("build"):
+        tools.append(builds.site_builder_tool(archive))
+        results.versions[SITE_BUILDER] = sb.version()
+    else:
+        results.skipped["site-builder build"] = "this checkout has no `build` command yet"
+    if not args.no_hugo:
+        hugo, why = hugo_site.ensure_installed()
+        if hugo:
+            site = hugo_site.write_site(archive, folder / "hugo")
+            tools.append(builds.hugo_tool(hugo, site))
+            results.versions[HUGO] = hugo_site.version(hugo)
+        else:
+            results.skipped["Hugo"] = why
+    if not args.no_mkdocs:
+        ok, why = mkdocs_site.ensure_installed(sys.executable)
+        if ok:
+            site = mkdocs_site.write_site(archive, folder / "mkdocs")
+            tools.append(builds.mkdocs_tool(site, args.mkdocs_limit, args.mkdocs_cap))
+            results.versions[MKDOCS] = mkdocs_site.version(sys.executable)
+        else:
+            results.skipped["MkDocs"] = why
+    return tools
+
+
+def measure_site_builder_services(args: argparse.Namespace, archive: corpus.Corpus,
+                                  results: Results) -> None:
+    """serve and the MCP server, when this checkout has them."""
+    ids = [archive.record_id(p) for p in archive.record_files()]
+    if sb.has("serve"):
+        say("timing serve")
+        live.measure_serve(archive, args.edits, results)
+    else:
+        results.skipped["serve"] = "this checkout has no `serve` command yet"
+    if not sb.has("mcp"):
+        results.skipped["MCP"] = "this checkout has no `mcp` command yet"
+        return
+    say("timing the MCP server, local mode")
+    mcp_timing.measure_local(archive.root, ids, 3, args.calls, results)
+    site = sb.output_dir(archive.root)
+    if not (site / "decisions.json").exists():
+        results.skipped["MCP remote"] = "no built site with decisions.json to serve"
+        return
+    say("timing the MCP server, remote mode")
+    mcp_timing.measure_remote(site, ids, 3, args.calls, results)
+
+
+def profile_misses(archive: corpus.Corpus, folder: Path, results: Results) -> None:
+    """Profile every missed target once per profile kind and keep the summaries."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ids = [archive.record_id(p) for p in archive.record_files()]
+    run = profiling.profilers(archive, folder, ids, sb.output_dir(archive.root))
+    done: dict[str, str] = {}
+    for verdict in judge(results):
+        kind = verdict.target.profile
+        if verdict.met is not False or kind is None:
+            continue
+        if kind not in done:
+            say(f"profiling '{kind}' (missed: {verdict.target.text})")
+            try:
+                done[kind] = run[kind]()
+            except Exception as exc:  # a failed profile must not lose the measurements
+                done[kind] = f"profiling failed: {exc}"
+    for kind, text in done.items():
+        missed = [v.target.text for v in judge(results)
+                  if v.target.profile == kind and v.met is False]
+        results.profiles[f"profile '{kind}' ({'; '.join(missed)})"] = text
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    work = args.work.resolve()
+    folder = work / f"run-{args.records}"
+    folder.mkdir(parents=True, exist_ok=True)
+    say(f"writing the {args.records:,}-record corpus (reused when unchanged)")
+    pristine = corpus.pristine(work, args.records)
+    archive = corpus.working_copy(pristine, folder / "archive")
+    results = Results(records=args.records, runs=args.runs)
+    tools = competitors(args, archive, folder, results)
+    say("timing builds: " + ", ".join(t.name for t in tools))
+    builds.measure_builds(tools, archive, args.runs, results)
+    measure_site_builder_services(args, archive, results)
+    if not args.no_profile:
+        profile_misses(archive, folder / "profiles", results)
+    text = reporting.render(results, judge(results))
+    print(text)
+    target = args.results or (HERE / "RESULTS.md" if args.records == DEFAULT_RECORDS
+                              else work / f"RESULTS-{args.records}.md")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    say(f"report written to {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""site-builder as the measured tool: its commands, run as fresh processes from this checkout.
+
+Commands run as `python -m site_builder …` with this checkout first on PYTHONPATH, so the bench
+measures the code in the working tree whether or not the project is installed. The runner asks
+which commands exist, so it measures what has landed and says what it skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def environment() -> dict[str, str]:
+    """The environment for site-builder children: this checkout importable, output unbuffered."""
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{path}" if path else str(REPO),
+            "PYTHONUNBUFFERED": "1"}
+
+
+def command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "site_builder", *args]
+
+
+@cache
+def has(name: str) -> bool:
+    """Whether this checkout's CLI offers the sub-command `name` (`build`, `serve`, `mcp`)."""
+    done = subprocess.run(command(name, "--help"), env=environment(), capture_output=True,
+                          check=False)
+    return done.returncode == 0
+
+
+def version() -> str:
+    done = subprocess.run(command("--version"), env=environment(), capture_output=True,
+                          text=True, check=False)
+    return done.stdout.strip() or "site-builder (unknown version)"
+
+
+def build_command(root: Path) -> list[str]:
+    return command("build", "--root", str(root))
+
+
+def output_dir(root: Path) -> Path:
+    """Where `build` writes (site.yml's `output`, `_site` in the benchmark corpus)."""
+    return root / "_site"
+
+
+def clean(root: Path) -> None:
+    """Remove the output and every cache (`.site-builder/`), so the next build starts cold."""
+    for folder in (output_dir(root), root / ".site-builder"):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def mcp_local_command(root: Path) -> list[str]:
+    return command("mcp", "--root", str(root))
+
+
+def mcp_remote_command(url: str) -> list[str]:
+    return command("mcp", "--url", url)
+
+
+def serve_command(root: Path, port: int) -> list[str]:
+    return command("serve", "--root", str(root), "--port", str(port))

@@ -1,0 +1,146 @@
+"""The performance targets of SPEC §8, judged against one run's results.
+
+A target compares one figure with a limit. Figures that are ratios come from the same run, so
+machine noise hits both sides alike; absolute limits (30 ms, 400 MB) are judged as measured.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bench.results import HUGO, MKDOCS, SITE_BUILDER, Results
+from bench.stats import Summary, format_bytes, format_seconds
+
+MB = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One line of SPEC §8: `figure(results)` must be ≤ (or ≥) `limit`."""
+
+    key: str
+    text: str
+    limit: float
+    figure: Callable[[Results], float | None]
+    show: Callable[[float], str]
+    at_least: bool = False
+    """True for "≥" targets (a speed-up), False for "≤" targets (a time, a ratio, a size)."""
+    lower_bound: Callable[[Results], bool] = lambda results: False
+    """True when the figure is only a lower bound (MkDocs stopped at its time limit)."""
+    profile: str | None = None
+    """Which profile explains a miss (a key of bench.profiling.PROFILES)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A target and the figure measured for it."""
+
+    target: Target
+    value: float | None
+    lower_bound: bool = False
+    """The real figure is larger than `value` (a competitor was stopped at its time limit)."""
+
+    @property
+    def met(self) -> bool | None:
+        """True/False, or None when it was not measured."""
+        if self.value is None:
+            return None
+        if self.target.at_least:
+            # A lower bound that already reaches the limit proves the target; one below it
+            # proves nothing.
+            if self.value >= self.target.limit:
+                return True
+            return None if self.lower_bound else False
+        return self.value <= self.target.limit
+
+    def describe(self) -> str:
+        """`met (28% to spare)`, `missed by 40%`, `not measured`."""
+        if self.value is None:
+            return "not measured"
+        if self.met is None:
+            return "undecided: the competitor was stopped first (raise its time limit)"
+        limit = self.target.limit
+        margin = self.value / limit - 1 if self.target.at_least else 1 - self.value / limit
+        if self.met:
+            return f"met ({margin * 100:.0f}% to spare)"
+        return f"**missed** by {-margin * 100:.0f}%"
+
+
+def _median(name: str) -> Callable[[Results], float | None]:
+    def figure(results: Results) -> float | None:
+        summary = results.seconds.get(name)
+        return summary.median if summary and summary.n else None
+    return figure
+
+
+def _slowest(*names: str) -> Callable[[Results], float | None]:
+    def figure(results: Results) -> float | None:
+        medians = [s.median for s in map(results.seconds.get, names) if s and s.n]
+        return max(medians) if medians else None
+    return figure
+
+
+def _ratio(top: str, bottom: str) -> Callable[[Results], float | None]:
+    def figure(results: Results) -> float | None:
+        a, b = results.seconds.get(top), results.seconds.get(bottom)
+        if not a or not b or not a.n or not b.n or not b.median:
+            return None
+        return a.median / b.median
+    return figure
+
+
+def _peak_build_memory(results: Results) -> float | None:
+    summary: Summary | None = results.memory.get(f"build.{SITE_BUILDER}")
+    return summary.high if summary and summary.n else None
+
+
+def _mkdocs_cut_off(results: Results) -> bool:
+    summary = results.seconds.get(f"build.{MKDOCS}")
+    return bool(summary and summary.is_lower_bound)
+
+
+def _times(value: float) -> str:
+    return f"{value:.2f}×"
+
+
+def _percent(value: float) -> str:
+    return f"{value * 100:.1f}%"
+
+
+TARGETS = (
+    Target("build-vs-hugo", "full build ≤ 1.5× Hugo's wall time", 1.5,
+           _ratio(f"build.{SITE_BUILDER}", f"build.{HUGO}"), _times, profile="build"),
+    Target("build-vs-mkdocs", "full build ≥ 10× faster than MkDocs", 10.0,
+           _ratio(f"build.{MKDOCS}", f"build.{SITE_BUILDER}"), _times, at_least=True,
+           lower_bound=_mkdocs_cut_off, profile="build"),
+    Target("rebuild-unchanged", "rebuild, nothing changed ≤ 10% of Hugo's full build", 0.10,
+           _ratio("rebuild.unchanged", f"build.{HUGO}"), _percent, profile="rebuild"),
+    Target("serve-edit", "one edited record visible in serve ≤ 300 ms (median)", 0.300,
+           _median("serve.edit-visible"), format_seconds, profile="rebuild-one"),
+    Target("mcp-filters", "MCP local search_records, filters: p50 ≤ 30 ms", 0.030,
+           _median("mcp.local.filters"), format_seconds, profile="mcp-local"),
+    Target("mcp-query", "MCP local search_records with query: p50 ≤ 150 ms", 0.150,
+           _median("mcp.local.query"), format_seconds, profile="mcp-local"),
+    Target("mcp-remote-cached", "MCP remote cached calls: p50 ≤ 5 ms", 0.005,
+           _median("mcp.remote.cached"), format_seconds, profile="mcp-remote"),
+    Target("mcp-start", "MCP server start → first answer ≤ 1 s (slower of local, remote)", 1.0,
+           _slowest("mcp.local.start", "mcp.remote.start"), format_seconds,
+           profile="mcp-start"),
+    Target("build-memory", "peak memory of a build ≤ 400 MB", 400 * MB,
+           _peak_build_memory, format_bytes, profile="build-memory"),
+)
+
+
+def judge(results: Results) -> list[Verdict]:
+    """Every target with the figure this run measured for it (None when not measured)."""
+    return [Verdict(target, target.figure(results), target.lower_bound(results))
+            for target in TARGETS]
+
+
+def format_value(verdict: Verdict) -> str:
+    """The measured figure as the target states it: `1.21×`, `> 14×`, `28.1 ms`, `–`."""
+    if verdict.value is None:
+        return "–"
+    text = verdict.target.show(verdict.value)
+    return f"> {text}" if verdict.lower_bound else text
