@@ -80,7 +80,18 @@ def _store(results: Results, mode: str, starts: list[tuple[float, float]],
 def measure_local(root: Path, ids: Sequence[str], starts: int, calls: int,
                   results: Results) -> None:
     """Local mode (`--root`): `starts` fresh servers, then `calls` rounds of the four calls."""
-    command = sb.mcp_local_command(root)
+    client, started = _start_servers(sb.mcp_local_command(root), starts)
+    with client:
+        times = _time_calls(client, workload(ids), calls)
+    _store(results, "local", started, times)
+
+
+def _start_servers(command: list[str],
+                   starts: int) -> tuple[McpClient, list[tuple[float, float]]]:
+    """Start the server `starts` times, timing each start; the last one is kept running.
+
+    Returns (the running client, [(seconds to initialize, seconds to first answer), …]).
+    """
     started = []
     for _ in range(starts - 1):
         client, initialized, first = _start(command)
@@ -88,9 +99,7 @@ def measure_local(root: Path, ids: Sequence[str], starts: int, calls: int,
         started.append((initialized, first))
     client, initialized, first = _start(command)
     started.append((initialized, first))
-    with client:
-        times = _time_calls(client, workload(ids), calls)
-    _store(results, "local", started, times)
+    return client, started
 
 
 def measure_remote(site: Path, ids: Sequence[str], starts: int, calls: int,
@@ -102,14 +111,7 @@ def measure_remote(site: Path, ids: Sequence[str], starts: int, calls: int,
     """
     few = list(ids[:: max(1, len(ids) // 5)][:5])
     with StaticServer(site) as server:
-        command = sb.mcp_remote_command(server.url)
-        started = []
-        for _ in range(starts - 1):
-            client, initialized, first = _start(command)
-            client.close()
-            started.append((initialized, first))
-        client, initialized, first = _start(command)
-        started.append((initialized, first))
+        client, started = _start_servers(sb.mcp_remote_command(server.url), starts)
         with client:
             kinds = workload(few)
             for record_id in few:
