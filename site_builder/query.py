@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import Any
 
 from site_builder.archive.affects import normalise_path
-from site_builder.archive.archive import Archive, LookupFailed
+from site_builder.archive.archive import Archive, LookupFailed, Review
 from site_builder.archive.records import Record
 from site_builder.textindex import index_for
 from site_builder.textindex import terms as query_terms
@@ -64,6 +64,15 @@ def summary(record: Record) -> dict[str, Any]:
     }
 
 
+def review_json(review: Review | None) -> dict[str, Any] | None:
+    """A review schedule as `{due, reviewed, every}`, or None."""
+    if review is None:
+        return None
+    return {"due": review.due.isoformat(),
+            "reviewed": review.reviewed.isoformat() if review.reviewed else None,
+            "every": review.every}
+
+
 def detail(archive: Archive, record: Record, body: bool = True) -> dict[str, Any]:
     """Everything about one record (get_record); without the body for decisions.json."""
     successor = archive.superseded_by.get(record.id)
@@ -79,11 +88,7 @@ def detail(archive: Archive, record: Record, body: bool = True) -> dict[str, Any
         "supersededBy": record_link(archive, successor) if successor else None,
         "currentRecord": record_link(archive, current.id) if current else None,
         "current": archive.is_current(record),
-        "review": None if review is None else {
-            "due": review.due.isoformat(),
-            "reviewed": review.reviewed.isoformat() if review.reviewed else None,
-            "every": review.every,
-        },
+        "review": review_json(review),
         "reviewers": dict(record.reviewers) if record.reviewers else None,
         "approvals": record.approvals,
         "rfcReview": None if signoff is None else {
@@ -309,22 +314,21 @@ def due_reviews(archive: Archive, project: str | None = None, within: int = 30,
         raise QueryError(f"within must be a whole number of days (0 or more), not {within!r}")
     today = today or dt.date.today()
     horizon = today + dt.timedelta(days=within)
+    wanted = _fold(project) if project else None
     items = []
-    for record in _in_project(archive, project):
-        review = archive.review(record)
-        if review is None or archive.is_open(record):
-            continue
+    for review, record in archive.scheduled:
         if not all and review.due > horizon:
+            break  # soonest first: nothing later is due within the window
+        if archive.is_open(record) or (wanted is not None and _fold(record.project) != wanted):
             continue
-        items.append((review.due, record))
-    items.sort(key=lambda item: (item[0], item[1].id))
+        items.append((review, record))
     out = _page(items, limit, offset)
     out["records"] = [{
         **summary(record),
-        "review": detail(archive, record, body=False)["review"],
-        "overdue": due < today,
-        "daysLeft": (due - today).days,
-    } for due, record in items[offset:offset + limit]]
+        "review": review_json(review),
+        "overdue": review.due < today,
+        "daysLeft": (review.due - today).days,
+    } for review, record in items[offset:offset + limit]]
     return out
 
 

@@ -229,6 +229,16 @@ class Archive:
         start = record.reviewed or record.date
         return Review(add_interval(start, *parsed), record.reviewed, record.review_every)
 
+    @cached_property
+    def scheduled(self) -> tuple[tuple[Review, Record], ...]:
+        """Every record with a review schedule and its review, soonest due first (then by id).
+
+        Computed once per archive, so `due_reviews` reads a sorted list instead of working out
+        every record's due date on each call.
+        """
+        pairs = [(review, r) for r in self.records if (review := self.review(r)) is not None]
+        return tuple(sorted(pairs, key=lambda pair: (pair[0].due, pair[1].id)))
+
     def signoff(self, record: Record) -> SignOff | None:
         """The RFC sign-off of a record with reviewers, or None without reviewers."""
         if not record.reviewers:
