@@ -17,7 +17,7 @@ from typing import Any
 from site_builder.archive.affects import normalise_path
 from site_builder.archive.archive import Archive, LookupFailed, Review
 from site_builder.archive.records import Record
-from site_builder.textindex import index_for
+from site_builder.textindex import fold, index_for
 from site_builder.textindex import terms as query_terms
 
 DEFAULT_LIMIT = 20
@@ -162,10 +162,6 @@ def _page(items: list[Any], limit: int, offset: int) -> dict[str, Any]:
     return {"total": len(items), "offset": offset, "limit": limit}
 
 
-def _fold(text: str) -> str:
-    return text.casefold()
-
-
 def _field_filter(spec: str) -> tuple[str, str]:
     name, sep, value = spec.partition("=")
     if not sep or not name.strip():
@@ -175,12 +171,12 @@ def _field_filter(spec: str) -> tuple[str, str]:
 
 
 def _field_matches(record: Record, name: str, value: str) -> bool:
-    wanted = _fold(value)
+    wanted = fold(value)
     for key, actual in record.fields:
         if key != name:
             continue
         values = actual if isinstance(actual, list) else [actual]
-        return any(_fold(_text(v)) == wanted for v in values)
+        return any(fold(_text(v)) == wanted for v in values)
     return False
 
 
@@ -234,16 +230,16 @@ def search_records(
     hits = list(archive.records)
     for name, value in (("status", status), ("project", project), ("type", type)):
         if value:
-            folded, get = _fold(value), attrgetter(name)
+            folded, get = fold(value), attrgetter(name)
             hits = [r for r in hits if get(r).casefold() == folded]
     if current_only:
         current = archive.current_ids
         hits = [r for r in hits if r.id in current]
     if tag:
-        tag_f = _fold(tag)
+        tag_f = fold(tag)
         hits = [r for r in hits if tag_f in map(str.casefold, r.tags)]
     if author:
-        author_f = _fold(author)
+        author_f = fold(author)
         hits = [r for r in hits if author_f in map(str.casefold, r.authors)]
     if field_filter:
         hits = [r for r in hits if _field_matches(r, *field_filter)]
@@ -271,15 +267,15 @@ def get_record(archive: Archive, id: str) -> dict[str, Any]:
 
 def _counted(names: Iterable[str], limit: int, key: str) -> dict[str, Any]:
     counts = Counter(names)
-    ordered = sorted(counts.items(), key=lambda item: (-item[1], _fold(item[0]), item[0]))
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], fold(item[0]), item[0]))
     return {key: [{"name": n, "count": c} for n, c in ordered[:limit]], "total": len(ordered)}
 
 
 def _in_project(archive: Archive, project: str | None) -> list[Record]:
     if not project:
         return list(archive.records)
-    wanted = _fold(project)
-    return [r for r in archive.records if _fold(r.project) == wanted]
+    wanted = fold(project)
+    return [r for r in archive.records if fold(r.project) == wanted]
 
 
 def list_tags(archive: Archive, project: str | None = None,
@@ -314,12 +310,12 @@ def due_reviews(archive: Archive, project: str | None = None, within: int = 30,
         raise QueryError(f"within must be a whole number of days (0 or more), not {within!r}")
     today = today or dt.date.today()
     horizon = today + dt.timedelta(days=within)
-    wanted = _fold(project) if project else None
+    wanted = fold(project) if project else None
     items = []
     for review, record in archive.scheduled:
         if not all and review.due > horizon:
             break  # soonest first: nothing later is due within the window
-        if archive.is_open(record) or (wanted is not None and _fold(record.project) != wanted):
+        if archive.is_open(record) or (wanted is not None and fold(record.project) != wanted):
             continue
         items.append((review, record))
     out = _page(items, limit, offset)
@@ -336,13 +332,13 @@ def rfc_reviews(archive: Archive, reviewer: str | None = None, limit: int | None
                 offset: int | None = None) -> dict[str, Any]:
     """Open records with reviewers, with each reviewer's state and who the review waits on."""
     limit, offset = page_bounds(limit, offset)
-    wanted = _fold(reviewer.lstrip("@")) if reviewer else None
+    wanted = fold(reviewer.lstrip("@")) if reviewer else None
     items = []
     for record in archive.records:
         signoff = archive.signoff(record)
         if signoff is None or not archive.is_open(record):
             continue
-        if wanted is not None and wanted not in (_fold(h.lstrip("@")) for h in
+        if wanted is not None and wanted not in (fold(h.lstrip("@")) for h in
                                                  signoff.waiting_on):
             continue
         items.append(record)

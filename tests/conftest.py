@@ -47,3 +47,10 @@ def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120,
     return subprocess.run([sys.executable, "-m", "site_builder", *args], cwd=cwd,
                           capture_output=True, text=True, timeout=timeout, input=input,
                           check=False, env={**os.environ, **env} if env else None)
+
+
+def edit_text(path: Path, old: str, new: str) -> None:
+    """Replace `old` by `new` in a file, failing the test when `old` is not there."""
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.archive.loader import LoaderCache, load_archive, reload_records
+from tests.conftest import edit_text
 
 FIRST = "content/demo/adr/0001-write-records-in-markdown.md"
 SECOND = "content/demo/adr/0002-keep-records-short.md"
@@ -19,17 +20,12 @@ def site(fixture_archive: Callable[[str], Path]) -> Path:
     return fixture_archive("serve-site")
 
 
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new))
-
-
 def test_reloading_edited_records_gives_what_a_full_load_gives(site: Path) -> None:
     cache = LoaderCache()
     before = load_archive(site, cache=cache)
-    _edit(site / FIRST, "title: Write records in Markdown", "title: Write records in CommonMark")
-    _edit(site / SECOND, "status: proposed", "status: acepted")  # an error, still a record
+    edit_text(site / FIRST, "title: Write records in Markdown",
+              "title: Write records in CommonMark")
+    edit_text(site / SECOND, "status: proposed", "status: acepted")  # an error, still a record
     after = reload_records(before, [site / FIRST, site / SECOND], cache)
     full = load_archive(site, cache=LoaderCache())
     assert after is not None
@@ -40,7 +36,7 @@ def test_reloading_edited_records_gives_what_a_full_load_gives(site: Path) -> No
     assert after.candidates("0002-keep-records-short") == ["demo/adr/0002-keep-records-short"]
     assert any("acepted" in f.message for f in after.findings)
 
-    _edit(site / SECOND, "status: acepted", "status: proposed")
+    edit_text(site / SECOND, "status: acepted", "status: proposed")
     fixed = reload_records(after, [site / SECOND], cache)
     assert fixed is not None and fixed.findings == load_archive(site).findings == ()
 
@@ -51,7 +47,7 @@ def test_a_file_that_is_not_a_record_of_the_archive_asks_for_a_full_load(site: P
     new = site / "content/demo/adr/0003-new.md"
     new.write_text("---\ntitle: New\nstatus: proposed\ndate: 2026-03-01\n---\n")
     assert reload_records(before, [new], cache) is None
-    _edit(site / FIRST, "status: accepted", "status: accepted\ndraft: true")
+    edit_text(site / FIRST, "status: accepted", "status: accepted\ndraft: true")
     assert reload_records(before, [site / FIRST], cache) is None
     (site / SECOND).unlink()
     assert reload_records(before, [site / SECOND], cache) is None

@@ -8,15 +8,10 @@ from pathlib import Path
 from site_builder.archive.loader import LoaderCache, load_archive, reload_records
 from site_builder.serve import affected
 from site_builder.serve.checked import check, recheck
+from tests.conftest import edit_text
 
 FIRST = "content/demo/adr/0001-write-records-in-markdown.md"
 SECOND = "content/demo/adr/0002-keep-records-short.md"
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new))
 
 
 def test_rechecking_the_edited_records_finds_what_checking_everything_finds(site: Path) -> None:
@@ -24,7 +19,7 @@ def test_rechecking_the_edited_records_finds_what_checking_everything_finds(site
     before = load_archive(site, cache=cache)
     checked = check(before)
     assert checked.findings == before.findings == ()
-    _edit(site / SECOND, "related: [demo/adr/0001]", "related: [demo/adr/0009]")
+    edit_text(site / SECOND, "related: [demo/adr/0001]", "related: [demo/adr/0009]")
     after = reload_records(before, [site / SECOND], cache)
     assert after is not None
     rechecked = recheck(checked, after, ["demo/adr/0002-keep-records-short"])
@@ -37,7 +32,7 @@ def test_an_edit_touches_its_own_files_those_showing_it_listings_and_agent_files
         site: Path) -> None:
     cache = LoaderCache()
     before = load_archive(site, cache=cache)
-    _edit(site / FIRST, "tags: [docs]", "tags: [docs, markdown]")
+    edit_text(site / FIRST, "tags: [docs]", "tags: [docs, markdown]")
     after = load_archive(site, cache=cache)
     assert affected.same_records(before, after)
     changed = affected.edited(before, after)
@@ -56,7 +51,7 @@ def test_an_edit_touches_its_own_files_those_showing_it_listings_and_agent_files
     assert "tags/style/index.html" not in touched
 
 
-def test_adding_a_record_is_not_an_edit(site: Path) -> None:
+def test_adding_a_record_is_not_anedit_text(site: Path) -> None:
     cache = LoaderCache()
     before = load_archive(site, cache=cache)
     (site / "content/demo/adr/0003-new.md").write_text(
