@@ -23,6 +23,7 @@ from pathlib import Path
 import site_builder
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
+from site_builder.build import headings, inline_triggers
 from site_builder.build import links as links_module
 from site_builder.build import markdown as markdown_module
 from site_builder.build.links import Origin, SourceLinks
@@ -54,7 +55,7 @@ def environment_key(archive: Archive) -> str:
             digest.update(f"{package}={metadata.version(package)}\0".encode())
         except metadata.PackageNotFoundError:
             digest.update(f"{package}=?\0".encode())
-    for module in (markdown_module, links_module):
+    for module in (markdown_module, links_module, headings, inline_triggers):
         digest.update(Path(module.__file__ or "").read_bytes())
     root = archive.config.root
     for folder in (builtin_folder("templates"), builtin_folder("theme"),

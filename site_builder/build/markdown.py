@@ -3,12 +3,13 @@
 One `BodyRenderer` holds one Python-Markdown instance and reuses it for every body it renders
 (`reset()` between documents), because building the extension set costs more than converting
 a typical body. Links between source files are rewritten on the element tree by
-`SourceLinkExtension`; raw HTML is sanitised afterwards with nh3 to an allow-list.
+`SourceLinkExtension`; headings get their ids from `HeadingsExtension`; inline patterns that
+cannot match a body are skipped (`InlineTriggersExtension`); raw HTML is sanitised afterwards
+with nh3 to an allow-list.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -16,22 +17,17 @@ from typing import Any
 
 import markdown
 import nh3
-from markdown.extensions.toc import slugify_unicode
+from markdown import Extension
 from pygments.formatters import HtmlFormatter
 
 from site_builder.archive.records import Record
+from site_builder.build.headings import HeadingsExtension, TocEntry
+from site_builder.build.inline_triggers import InlineTriggersExtension
 from site_builder.build.links import LinkResolver, Origin, SourceLinkExtension
 
+__all__ = ["BodyRenderer", "RenderedBody", "TocEntry", "render_body", "sanitise"]
+
 HIGHLIGHT_CLASS = "highlight"
-
-
-@dataclass(frozen=True, slots=True)
-class TocEntry:
-    """One heading of a body: its level (1–6), its `id` and its title as plain text."""
-
-    level: int
-    anchor: str
-    title: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,15 +114,16 @@ def _shared_formatter(**options: Any) -> HtmlFormatter:
     return _formatter()
 
 
-def _extensions(link_extension: SourceLinkExtension) -> tuple[list[Any], dict[str, Any]]:
+def _extensions(*own: Extension) -> tuple[list[Any], dict[str, Any]]:
     extensions: list[Any] = [
-        "tables", "fenced_code", "codehilite", "toc", "footnotes", "sane_lists",
-        "pymdownx.tasklist", "pymdownx.tilde", link_extension,
+        "tables", "fenced_code", "codehilite", "footnotes", "sane_lists",
+        "pymdownx.tasklist", "pymdownx.tilde", *own,
+        # Last: it looks at every inline pattern the others registered.
+        InlineTriggersExtension(),
     ]
     configs = {
         "codehilite": {"guess_lang": False, "css_class": HIGHLIGHT_CLASS,
                        "pygments_formatter": _shared_formatter},
-        "toc": {"slugify": slugify_unicode, "permalink": False},
         "pymdownx.tasklist": {"custom_checkbox": False},
         # `~5 ms` is prose, not a subscript: only `~~struck~~` is markup.
         "pymdownx.tilde": {"subscript": False},
@@ -142,7 +139,8 @@ class BodyRenderer:
 
     def __init__(self, resolve: LinkResolver) -> None:
         self._links = SourceLinkExtension(resolve)
-        extensions, configs = _extensions(self._links)
+        self._headings = HeadingsExtension()
+        extensions, configs = _extensions(self._links, self._headings)
         self._md = markdown.Markdown(extensions=extensions, extension_configs=configs,
                                      output_format="html")
 
@@ -155,19 +153,9 @@ class BodyRenderer:
         self._links.start(origin)
         try:
             converted = md.convert(body)
-            tokens = md.toc_tokens  # type: ignore[attr-defined]
         finally:
             assets = self._links.finish()
-        return RenderedBody(sanitise(converted), tuple(_flatten(tokens)), assets)
-
-
-def _flatten(tokens: list[dict[str, Any]]) -> list[TocEntry]:
-    out: list[TocEntry] = []
-    for token in tokens:
-        out.append(TocEntry(int(token["level"]), str(token["id"]),
-                            html.unescape(str(token["name"]))))
-        out.extend(_flatten(token.get("children", [])))
-    return out
+        return RenderedBody(sanitise(converted), self._headings.entries, assets)
 
 
 def render_body(record: Record, body: str, resolve: LinkResolver) -> RenderedBody:
