@@ -33,6 +33,7 @@ SCHEMA = "decisions.schema.json"
 LLMS = "llms.txt"
 LLMS_FULL = "llms-full.txt"
 AGENTS = "AGENTS.md"
+SITEMAP = "sitemap.xml"
 
 
 def write_artifacts(archive: Archive, urls: Urls, write: Write,
@@ -71,9 +72,9 @@ def write_artifacts(archive: Archive, urls: Urls, write: Write,
     if wanted("feed.xml"):
         write("feed.xml", atom_feed(archive, urls))
         written += 1
-    site_map = sitemap(archive, urls, html_pages) if wanted("sitemap.xml") else None
+    site_map = sitemap(archive, urls, html_pages) if wanted(SITEMAP) else None
     if site_map is not None:
-        write("sitemap.xml", site_map)
+        write(SITEMAP, site_map)
         written += 1
     if wanted("robots.txt"):
         write("robots.txt", robots_txt(urls, has_sitemap=bool(archive.config.url)))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -28,14 +28,12 @@ from site_builder.build import links as links_module
 from site_builder.build import markdown as markdown_module
 from site_builder.build.links import Origin, SourceLinks
 from site_builder.build.markdown import BodyRenderer, RenderedBody, TocEntry
-from site_builder.build.parallel import process_map
+from site_builder.build.parallel import Results, process_map
 from site_builder.build.theme import builtin_folder
 from site_builder.build.urls import Urls
 
 CACHE_FORMAT = "1"
 _RENDERER_PACKAGES = ("markdown", "pygments", "pymdown-extensions", "nh3")
-
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,16 +130,26 @@ class BodyCache:
 
 class RenderedBodies(Mapping[str, RenderedBody]):
     """Record id → RenderedBody, read from the cache when asked for (or kept in memory when
-    the build runs without a cache). Remembers the assets of every body it hands out."""
+    the build runs without a cache). Remembers the assets of every body it hands out.
+
+    Bodies still being rendered arrive through `pending`, in the order of their ids there:
+    asking for one waits until it has arrived. `wait()` waits for all of them, `close()`
+    stops the rendering; a build does one or the other before it ends.
+    """
 
     def __init__(self, keys: dict[str, str], cache: BodyCache | None,
-                 memory: dict[str, RenderedBody]) -> None:
+                 memory: dict[str, RenderedBody], arriving: Iterable[str] = (),
+                 pending: Results[tuple[str, RenderedBody | None]] | None = None) -> None:
         self._keys = keys
         self._cache = cache
         self._memory = memory
+        self._arriving = set(arriving)
+        self._pending = pending
         self._assets: dict[str, tuple[str, ...]] = {}
 
     def __getitem__(self, record_id: str) -> RenderedBody:
+        if record_id in self._arriving:
+            self._wait_for(record_id)
         body = self._memory.get(record_id)
         if body is None:
             key = self._keys[record_id]  # KeyError for an unknown id, as a Mapping should
@@ -157,6 +165,26 @@ class RenderedBodies(Mapping[str, RenderedBody]):
 
     def __len__(self) -> int:
         return len(self._keys)
+
+    def _wait_for(self, record_id: str | None) -> None:
+        """Take arriving bodies until `record_id`'s is in (every one, for None)."""
+        assert self._pending is not None
+        for arrived, rendered in self._pending:
+            self._arriving.discard(arrived)
+            if rendered is not None:
+                self._memory[arrived] = rendered
+            if arrived == record_id:
+                return
+
+    def wait(self) -> None:
+        """Wait until every body is rendered (and stored in the cache)."""
+        if self._arriving:
+            self._wait_for(None)
+
+    def close(self) -> None:
+        """Stop rendering the bodies that have not arrived yet."""
+        if self._pending is not None:
+            self._pending.close()
 
     def cache_keys(self) -> set[str]:
         """The cache key of every body of this build (what the cache must keep)."""
@@ -206,12 +234,15 @@ def _render(job: Job) -> tuple[str, RenderedBody | None]:
     return _worker(job)
 
 
-def render_bodies(archive: Archive, cache: BodyCache | None, jobs: int | None = None,
-                  progress: Progress | None = None) -> tuple[RenderedBodies, BodyStats]:
-    """Render every body not already in `cache` (all of them without one), on `jobs`
-    processes (default: one per CPU).
+def render_bodies(archive: Archive, cache: BodyCache | None,
+                  jobs: int | None = None) -> tuple[RenderedBodies, BodyStats]:
+    """Start rendering every body not already in `cache` (all of them without one), on
+    `jobs` processes (default: one per CPU), and return at once.
 
-    Returns the bodies by record id and how many were rendered or read from the cache.
+    Returns the bodies by record id (each one waited for when first asked for: the caller
+    renders pages meanwhile; `wait()` or `close()` it before the build ends) and how many
+    are rendered or read from the cache. Bodies are rendered in archive order, the order the
+    record pages ask for them.
     """
     links = SourceLinks.of(archive)
     keys: dict[str, str] = {}
@@ -222,18 +253,10 @@ def render_bodies(archive: Archive, cache: BodyCache | None, jobs: int | None = 
         keys[record.id] = key
         if cache is None or not cache.has(key):
             todo.append((record.id, key, Urls.record_page(record), str(record.path), body))
-    # Longest bodies first, so no worker is left with a long one at the end.
-    todo.sort(key=lambda job: -len(job[4]))
-    memory: dict[str, RenderedBody] = {}
     pages = {str(r.path): Urls.record_page(r) for r in archive.records}
     results = process_map(_render, todo, jobs, initializer=_start, initargs=(pages, cache))
-    for done, (record_id, rendered) in enumerate(results, start=1):
-        if rendered is not None:
-            memory[record_id] = rendered
-        if progress and done % 64 == 0:
-            progress(done, len(todo))
-    stats = BodyStats(rendered=len(todo), cached=len(keys) - len(todo))
-    return RenderedBodies(keys, cache, memory), stats
+    bodies = RenderedBodies(keys, cache, {}, (job[0] for job in todo), results)
+    return bodies, BodyStats(rendered=len(todo), cached=len(keys) - len(todo))
 
 
 def update_bodies(archive: Archive, bodies: RenderedBodies,

@@ -61,15 +61,17 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
     for path, data in site.theme_files():
         if wanted(path):
             write(path, data)
+    # The search index and the pages before the record pages need no rendered body: a
+    # build writes them while the bodies are still being rendered.
+    if wanted(MANIFEST):
+        for path, data in SearchIndex(archive).files():
+            if wanted(path):
+                write(path, data)
     count = 0
     for path, render in site.planned():
         if wanted(path):
             write(path, render())
             count += 1
-    if wanted(MANIFEST):
-        for path, data in SearchIndex(archive).files():
-            if wanted(path):
-                write(path, data)
     return count
 
 
@@ -140,18 +142,19 @@ class SitePages:
 
     def planned(self) -> Iterator[tuple[str, Callable[[], str]]]:
         """(site path, a function rendering its HTML) of every page, in a fixed order: every
-        path is known before anything is rendered."""
+        path is known before anything is rendered. Record pages, the only ones that need a
+        rendered body, come last, in archive order."""
         yield Urls.HOME_PAGE, lambda: self.home()[1]
         for project_id in self.archive.projects:
             yield Urls.project_page(project_id), partial(_html, self.project, project_id)
-        for record in self.archive.records:
-            yield Urls.record_page(record), partial(_html, self.record, record.id)
         yield Urls.TAGS_PAGE, lambda: self.tags_index()[1]
         for tag in self._tags:
             yield tag.page, partial(_html, self.tag, tag.slug)
         yield Urls.TIMELINE_PAGE, lambda: self.timeline()[1]
         yield SEARCH_PAGE, lambda: self.search()[1]
         yield NOT_FOUND_PAGE, lambda: self.not_found()[1]
+        for record in self.archive.records:
+            yield Urls.record_page(record), partial(_html, self.record, record.id)
 
     # ---- page kinds ---------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -33,21 +33,21 @@ def default_jobs() -> int:
 
 def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None = None,
                 initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = (),
-                ) -> Iterator[R]:
+                ) -> Results[R]:
     """`function(item)` for every item, in order, computed by `jobs` worker processes
     (default: one per CPU), each set up once by `initializer(*initargs)`.
 
-    `function` and `initializer` must be module-level functions; items, `initargs` and
-    results must pickle. With one job or fewer than PARALLEL_FROM items, everything runs in
-    this process instead. Results are yielded as they arrive; an exception in a worker is
-    raised here, and stopping early drops the work not started yet.
+    The workers start at once, before the first result is asked for, so the caller can do
+    other work while they compute. `function` and `initializer` must be module-level
+    functions; items, `initargs` and results must pickle. With one job or fewer than
+    PARALLEL_FROM items, everything runs in this process instead, one item each time a
+    result is asked for. Results come in order as they arrive; an exception in a worker is
+    raised here. Iterate to the end or `close()` the results: closing early stops the
+    workers and drops the work not started yet.
     """
     jobs = jobs or default_jobs()
     if jobs < 2 or len(items) < PARALLEL_FROM:
-        if initializer is not None:
-            initializer(*initargs)
-        yield from map(function, items)
-        return
+        return Results(_in_this_process(function, items, initializer, initargs))
     # Small batches keep every worker busy to the end; batches at all keep the number of
     # messages between processes low.
     size = max(1, min(64, math.ceil(len(items) / (jobs * 8))))
@@ -56,10 +56,42 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
                                initializer=initializer, initargs=initargs)
     try:
-        for batch in pool.map(_run, batches):
-            yield from batch
-    finally:
+        results = pool.map(_run, batches)  # submits every batch now
+    except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    return Results((item for batch in results for item in batch), pool)
+
+
+def _in_this_process(function: Callable[[T], R], items: Sequence[T],
+                     initializer: Callable[..., None] | None,
+                     initargs: tuple[Any, ...]) -> Generator[R, None, None]:
+    if initializer is not None:
+        initializer(*initargs)
+    yield from map(function, items)
+
+
+class Results(Iterator[R]):
+    """The results of one `process_map`, in order; `close()` stops what is still running."""
+
+    def __init__(self, results: Iterator[R], pool: ProcessPoolExecutor | None = None) -> None:
+        self._results = results
+        self._pool = pool
+
+    def __next__(self) -> R:
+        try:
+            return next(self._results)
+        except BaseException:  # the end, or a worker's exception: no work remains
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Stop the workers (waiting for the batches they are in) and drop every result
+        not taken yet."""
+        self._results = iter(())
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
 
 def _run(batch: tuple[Callable[[Any], Any], list[Any]]) -> list[Any]:

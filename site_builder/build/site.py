@@ -1,9 +1,10 @@
 """`build_site`: archive → the whole site, in two phases.
 
 Load and check everything first (an archive with errors is refused before anything is
-written), then render: bodies in parallel (cached on disk), pages, agent artifacts and the
-files bodies link to, every byte through one `Output`, which swaps the new site in only when
-all of it was written.
+written), then render: bodies in worker processes (cached on disk) while this process writes
+the agent artifacts and the pages that need no body, then each record page as its body
+arrives, and the files bodies link to; every byte goes through one `Output`, which swaps the
+new site in only when all of it was written.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from site_builder.archive.archive import Archive
 from site_builder.archive.findings import Finding, has_errors
 from site_builder.archive.loader import LoaderCache, load_archive
 from site_builder.build import pages
-from site_builder.build.artifacts import write_artifacts
+from site_builder.build.artifacts import SITEMAP, write_artifacts
 from site_builder.build.bodies import BodyCache, RenderedBodies, environment_key, render_bodies
 from site_builder.build.links import content_root
 from site_builder.build.output import Output
@@ -69,8 +70,9 @@ class BuildResult:
     up_to_date: bool = False
 
     def timing(self) -> str:
-        """Wall seconds per phase (load, bodies, pages, artifacts, swap) and the CPU seconds
-        this process spent in it (workers not included), for benchmarks."""
+        """Wall seconds per phase (load, start, artifacts, pages, assets, swap) and the CPU
+        seconds this process spent in it (workers not included), for benchmarks. Bodies
+        are rendered by workers during the artifacts and pages phases."""
         return ", ".join(f"{phase} {wall:.2f} s (cpu {cpu:.2f} s)"
                          for phase, wall, cpu in self.timings)
 
@@ -135,10 +137,8 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     clock.lap("load")
     body_cache = (BodyCache(config.cache_dir / "cache" / "bodies", environment_key(archive))
                   if cache else None)
-    bodies, stats = render_bodies(
-        archive, body_cache, jobs,
-        progress=lambda done, total: report("rendering bodies", done, total))
-    clock.lap("bodies")
+    bodies, stats = render_bodies(archive, body_cache, jobs)
+    clock.lap("start")
     with Output(target) as out:
         page_count = _write_site(archive, bodies, out, report, clock)
         if cache:
@@ -201,16 +201,19 @@ def write_site(archive: Archive, out: SiteWriter, jobs: int | None = None,
     report = progress or (lambda stage, done, total: None)
     body_cache = BodyCache(archive.config.cache_dir / "cache" / "bodies",
                            environment_key(archive))
-    bodies, _ = render_bodies(archive, body_cache, jobs,
-                              progress=lambda done, total: report("rendering bodies", done,
-                                                                  total))
+    bodies, _ = render_bodies(archive, body_cache, jobs)
     _write_site(archive, bodies, out, report, _Clock())
     return bodies
 
 
 def _write_site(archive: Archive, bodies: RenderedBodies, out: SiteWriter, report: Progress,
                 clock: _Clock) -> int:
-    """Stage pages, agent files and linked assets; returns the number of pages."""
+    """Stage agent files, pages and linked assets while the bodies are still arriving;
+    returns the number of pages. The bodies are all in (or stopped, on an error) on return.
+
+    The agent files come first: they need no body, so this process writes them while the
+    workers render. The sitemap needs the list of pages, so it comes last.
+    """
     urls = Urls(archive.config)
     written = 0
 
@@ -221,13 +224,32 @@ def _write_site(archive: Archive, bodies: RenderedBodies, out: SiteWriter, repor
         if written % 256 == 0:
             report("writing", written, 0)
 
-    page_count = pages.render_pages(archive, bodies, urls, write)
+    try:
+        write_artifacts(archive, urls, write, only=_ALL_BUT_SITEMAP)
+        clock.lap("artifacts")
+        page_count = pages.render_pages(archive, bodies, urls, write)
+        bodies.wait()
+    finally:
+        bodies.close()
     clock.lap("pages")
     html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
-    write_artifacts(archive, urls, write, html_pages)
+    write_artifacts(archive, urls, write, html_pages, only=(SITEMAP,))
     _copy_assets(archive, bodies, out)
-    clock.lap("artifacts")
+    clock.lap("assets")
     return page_count
+
+
+class _AllBut:
+    """Every site path except one (an `only=` filter)."""
+
+    def __init__(self, excluded: str) -> None:
+        self.excluded = excluded
+
+    def __contains__(self, path: object) -> bool:
+        return path != self.excluded
+
+
+_ALL_BUT_SITEMAP = _AllBut(SITEMAP)
 
 
 class _Clock:

@@ -31,7 +31,7 @@ TRICKY = """\
 # Ça va?
 
 Text with a [ref link][r], [short ref], ![img ref][r], <http://auto.link> and <me@x.org>.
-Line with a break  
+Line with a break\x20\x20
 next & amp &amp; &#169; ~~struck~~ ~5 ms *em* _em_ **strong** __strong__ ***both*** a * b
 <span>inline html</span> \\<not html\\> 1 < 2
 

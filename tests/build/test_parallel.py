@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -50,3 +51,32 @@ def test_little_work_stays_in_this_process() -> None:
 def test_an_error_in_a_worker_is_raised_here() -> None:
     with pytest.raises(ValueError, match="record 150"):
         list(process_map(_fails_at_150, range(200), jobs=2))
+
+
+def _touch(path: str) -> str:
+    with open(path, "w") as stream:
+        stream.write("done")
+    return path
+
+
+@pytest.mark.usefixtures("small_batches_in_parallel")
+def test_workers_start_before_the_first_result_is_asked_for(tmp_path) -> None:
+    paths = [str(tmp_path / f"{n}.txt") for n in range(20)]
+    results = process_map(_touch, paths, jobs=2)
+    try:
+        deadline = time.monotonic() + 60
+        while not all(os.path.exists(p) for p in paths) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert all(os.path.exists(p) for p in paths)
+    finally:
+        results.close()
+    assert list(results) == []  # closed: nothing more comes
+
+
+@pytest.mark.usefixtures("small_batches_in_parallel")
+def test_closing_midway_stops_the_workers() -> None:
+    results = process_map(_shifted, range(400), jobs=2)
+    first = [next(results) for _ in range(3)]
+    results.close()
+    assert [value for value, _ in first] == [0, 1, 2]
+    assert results._pool is None
