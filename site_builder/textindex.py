@@ -25,6 +25,7 @@ import re
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TypeVar
 
@@ -138,6 +139,18 @@ class Facets:
         return self._scheduled.get(key, ((), ()))
 
 
+@dataclass(slots=True)
+class _BodyHits:
+    """What is known of one term in the bodies: the ids looked at, and those holding it.
+
+    Once every record was looked at, `complete` is set and `checked` emptied.
+    """
+
+    checked: set[str] = field(default_factory=set)
+    found: set[str] = field(default_factory=set)
+    complete: bool = False
+
+
 class TextIndex:
     """Folded text and term statistics of one Archive's records, computed on first use.
 
@@ -152,6 +165,7 @@ class TextIndex:
         self._meta: dict[str, str] = {}
         self._bodies_from: Mapping[str, str] | None = None
         self._bodies: dict[str, str] = {}
+        self._meta_with_term: _Memo = _Memo()
         self._with_term: _Memo = _Memo()
         self._lengths: dict[str, int] = {}
         self._counts: _Memo = _Memo()
@@ -173,16 +187,32 @@ class TextIndex:
             self._counts.clear()
         return self._bodies
 
-    def _bodies_with(self, term: str, among: Iterable[str] | None) -> set[str]:
-        """Ids of records whose body contains `term`: all of them (remembered), or `among`."""
-        known = self._with_term.get(term)
-        if known is not None:
-            return known if among is None else known.intersection(among)
-        bodies = self._bodies
-        if among is not None:
-            return {key for key in among if term in bodies.get(key, "")}
-        return self._with_term.remember(term, {key for key, body in bodies.items()
-                                               if term in body})
+    def _metas_with(self, term: str) -> frozenset[str]:
+        """Ids of the archive's records whose title, description or tags contain `term`."""
+        known = self._meta_with_term.get(term)
+        if known is None:
+            known = self._meta_with_term.remember(term, frozenset(
+                r.id for r in self._archive.records if term in self._meta_text(r)))
+        return known
+
+    def _bodies_with(self, term: str, among: set[str]) -> set[str]:
+        """The ids in `among` whose body contains `term`.
+
+        Each body is searched for a term once: which ids were looked at and which held the
+        term are remembered, so a repeated search only compares sets.
+        """
+        hits = self._with_term.get(term)
+        if hits is None:
+            hits = self._with_term.remember(term, _BodyHits())
+        if not hits.complete:
+            unknown = among - hits.checked
+            if unknown:
+                bodies = self._bodies
+                hits.found.update(key for key in unknown if term in bodies.get(key, ""))
+                hits.checked |= unknown
+                if hits.checked.issuperset(self._archive.by_id):
+                    hits.complete, hits.checked = True, set()
+        return hits.found & among
 
     def matching(self, records: list[Record], query_terms: list[str]) -> list[Record]:
         """The records in which every term occurs, in the order given.
@@ -191,9 +221,8 @@ class TextIndex:
         record needs them for a term its metadata lacks.
         """
         with self._lock:
-            metas = [(r.id, self._meta_text(r)) for r in records]
-            lacking = {t: {key for key, meta in metas if t not in meta}
-                       for t in set(query_terms)}
+            ids = {r.id for r in records}
+            lacking = {t: ids - self._metas_with(t) for t in set(query_terms)}
             lacking = {t: keys for t, keys in lacking.items() if keys}
             if not lacking:
                 return records
@@ -201,12 +230,9 @@ class TextIndex:
             # Longest term first: it is usually the rarest, so later terms are looked for
             # only in the few bodies that have it.
             rejected: set[str] = set()
-            first = True
             for term in sorted(lacking, key=lambda t: (-len(t), t)):
                 needing = lacking[term] - rejected
-                found = self._bodies_with(term, None if first else needing)
-                rejected |= needing - found
-                first = False
+                rejected |= needing - self._bodies_with(term, needing)
             return [r for r in records if r.id not in rejected]
 
     def _length(self, record: Record) -> int:
