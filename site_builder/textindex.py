@@ -1,4 +1,9 @@
-"""Text search over an Archive: substring matching and BM25 ranking, memoised per Archive.
+"""What the query layer keeps per Archive: records by folded value, and text search.
+
+`Facets` groups an Archive's records by the folded (lower-cased) value of each metadata
+filter of `search_records` (status, project, type, tag, author), and lists the decided
+records with a review schedule per project for `due_reviews`: a filtered call then reads
+a few short lists instead of comparing every record of the archive.
 
 `search_records` asks two things of record text: does every query term occur in it
 (title, description and tags first, bodies only for the rest), and, with
@@ -14,13 +19,17 @@ large archive costs seconds, and terms such as `slo.yaml` match as written.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
 import threading
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TypeVar
 
-from site_builder.archive.archive import Archive
+from site_builder.archive.archive import Archive, Review
 from site_builder.archive.records import Record
 
 _WORD = re.compile(r"\w+")
@@ -71,6 +80,77 @@ class _Memo(dict):
         return value
 
 
+def _facet_values(record: Record) -> tuple[tuple[str, Iterable[str]], ...]:
+    return (("status", (record.status,)), ("project", (record.project,)),
+            ("type", (record.type,)), ("tag", record.tags), ("author", record.authors))
+
+
+FACETS = ("status", "project", "type", "tag", "author")
+
+Scheduled = tuple[tuple[dt.date, ...], tuple[tuple[Review, Record], ...]]
+
+
+class Facets:
+    """An Archive's records grouped by the folded values of their filterable metadata.
+
+    `records(name, value)` holds exactly the records whose `name` (status, project or type)
+    folds to `fold(value)`, or whose tags or authors hold such a value, in archive order
+    (newest first). Built once per Archive; nothing in it changes afterwards.
+    """
+
+    def __init__(self, archive: Archive) -> None:
+        self._archive = archive
+        groups: dict[str, dict[str, list[Record]]] = {name: {} for name in FACETS}
+        for record in archive.records:
+            for name, values in _facet_values(record):
+                # A record that writes one tag twice (or in two cases) is listed once.
+                for key in dict.fromkeys(fold(v) for v in values):
+                    groups[name].setdefault(key, []).append(record)
+        self._records = {name: {key: tuple(found) for key, found in group.items()}
+                         for name, group in groups.items()}
+        self._ids = {name: {key: frozenset(r.id for r in found) for key, found in group.items()}
+                     for name, group in groups.items()}
+
+    def records(self, name: str, value: str) -> tuple[Record, ...]:
+        """The records whose `name` (one of FACETS) matches `value` case-insensitively."""
+        return self._records[name].get(fold(value), ())
+
+    def ids(self, name: str, value: str) -> frozenset[str]:
+        """The ids of `records(name, value)`."""
+        return self._ids[name].get(fold(value), frozenset())
+
+    @cached_property
+    def _scheduled(self) -> dict[str | None, Scheduled]:
+        decided: dict[str | None, list[tuple[Review, Record]]] = {None: []}
+        open_statuses = self._archive.config.open_statuses
+        for pair in self._archive.scheduled:
+            if pair[1].status in open_statuses:
+                continue
+            decided[None].append(pair)
+            decided.setdefault(fold(pair[1].project), []).append(pair)
+        return {key: (tuple(review.due for review, _ in pairs), tuple(pairs))
+                for key, pairs in decided.items()}
+
+    def scheduled(self, project: str | None) -> Scheduled:
+        """(due dates, (review, record) pairs) of the decided records with a review schedule,
+        in one project (case-insensitive) or in all when `project` is None; soonest due
+        first, as `Archive.scheduled`."""
+        key = fold(project) if project is not None else None
+        return self._scheduled.get(key, ((), ()))
+
+
+@dataclass(slots=True)
+class _BodyHits:
+    """What is known of one term in the bodies: the ids looked at, and those holding it.
+
+    Once every record was looked at, `complete` is set and `checked` emptied.
+    """
+
+    checked: set[str] = field(default_factory=set)
+    found: set[str] = field(default_factory=set)
+    complete: bool = False
+
+
 class TextIndex:
     """Folded text and term statistics of one Archive's records, computed on first use.
 
@@ -85,6 +165,7 @@ class TextIndex:
         self._meta: dict[str, str] = {}
         self._bodies_from: Mapping[str, str] | None = None
         self._bodies: dict[str, str] = {}
+        self._meta_with_term: _Memo = _Memo()
         self._with_term: _Memo = _Memo()
         self._lengths: dict[str, int] = {}
         self._counts: _Memo = _Memo()
@@ -106,16 +187,32 @@ class TextIndex:
             self._counts.clear()
         return self._bodies
 
-    def _bodies_with(self, term: str, among: Iterable[str] | None) -> set[str]:
-        """Ids of records whose body contains `term`: all of them (remembered), or `among`."""
-        known = self._with_term.get(term)
-        if known is not None:
-            return known if among is None else known.intersection(among)
-        bodies = self._bodies
-        if among is not None:
-            return {key for key in among if term in bodies.get(key, "")}
-        return self._with_term.remember(term, {key for key, body in bodies.items()
-                                               if term in body})
+    def _metas_with(self, term: str) -> frozenset[str]:
+        """Ids of the archive's records whose title, description or tags contain `term`."""
+        known = self._meta_with_term.get(term)
+        if known is None:
+            known = self._meta_with_term.remember(term, frozenset(
+                r.id for r in self._archive.records if term in self._meta_text(r)))
+        return known
+
+    def _bodies_with(self, term: str, among: set[str]) -> set[str]:
+        """The ids in `among` whose body contains `term`.
+
+        Each body is searched for a term once: which ids were looked at and which held the
+        term are remembered, so a repeated search only compares sets.
+        """
+        hits = self._with_term.get(term)
+        if hits is None:
+            hits = self._with_term.remember(term, _BodyHits())
+        if not hits.complete:
+            unknown = among - hits.checked
+            if unknown:
+                bodies = self._bodies
+                hits.found.update(key for key in unknown if term in bodies.get(key, ""))
+                hits.checked |= unknown
+                if hits.checked.issuperset(self._archive.by_id):
+                    hits.complete, hits.checked = True, set()
+        return hits.found & among
 
     def matching(self, records: list[Record], query_terms: list[str]) -> list[Record]:
         """The records in which every term occurs, in the order given.
@@ -124,9 +221,8 @@ class TextIndex:
         record needs them for a term its metadata lacks.
         """
         with self._lock:
-            metas = [(r.id, self._meta_text(r)) for r in records]
-            lacking = {t: {key for key, meta in metas if t not in meta}
-                       for t in set(query_terms)}
+            ids = {r.id for r in records}
+            lacking = {t: ids - self._metas_with(t) for t in set(query_terms)}
             lacking = {t: keys for t, keys in lacking.items() if keys}
             if not lacking:
                 return records
@@ -134,12 +230,9 @@ class TextIndex:
             # Longest term first: it is usually the rarest, so later terms are looked for
             # only in the few bodies that have it.
             rejected: set[str] = set()
-            first = True
             for term in sorted(lacking, key=lambda t: (-len(t), t)):
                 needing = lacking[term] - rejected
-                found = self._bodies_with(term, None if first else needing)
-                rejected |= needing - found
-                first = False
+                rejected |= needing - self._bodies_with(term, needing)
             return [r for r in records if r.id not in rejected]
 
     def _length(self, record: Record) -> int:
@@ -190,14 +283,26 @@ class TextIndex:
             return sorted(records, key=lambda r: (-scores[r.id], -r.date.toordinal(), r.id))
 
 
-_INDEXES: weakref.WeakKeyDictionary[Archive, TextIndex] = weakref.WeakKeyDictionary()
+_Index = TypeVar("_Index")
+_TEXT: weakref.WeakKeyDictionary[Archive, TextIndex] = weakref.WeakKeyDictionary()
+_FACETS: weakref.WeakKeyDictionary[Archive, Facets] = weakref.WeakKeyDictionary()
 _INDEXES_LOCK = threading.Lock()
+
+
+def _memoised(memo: weakref.WeakKeyDictionary[Archive, _Index], archive: Archive,
+              make: Callable[[Archive], _Index]) -> _Index:
+    with _INDEXES_LOCK:
+        index = memo.get(archive)
+        if index is None:
+            index = memo[archive] = make(archive)
+        return index
 
 
 def index_for(archive: Archive) -> TextIndex:
     """The TextIndex of `archive`, created on first use and dropped with the Archive."""
-    with _INDEXES_LOCK:
-        index = _INDEXES.get(archive)
-        if index is None:
-            index = _INDEXES[archive] = TextIndex(archive)
-        return index
+    return _memoised(_TEXT, archive, TextIndex)
+
+
+def facets_for(archive: Archive) -> Facets:
+    """The Facets of `archive`, built on first use and dropped with the Archive."""
+    return _memoised(_FACETS, archive, Facets)

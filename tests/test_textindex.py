@@ -64,3 +64,19 @@ def test_bodies_are_read_again_when_the_archive_hands_out_new_ones():
     assert index_for(archive) is index_for(archive)
     bodies = {"p/adr/0001-x": "a zebra"}  # a republished site: a new mapping
     assert query.search_records(archive, query="zebra")["total"] == 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([None, "build", "agents", "authoring"]),
+                          st.lists(st.sampled_from(WORDS), min_size=1, max_size=3)),
+                min_size=1, max_size=4))
+def test_searches_within_a_project_and_then_everywhere_agree(searches):
+    # One Archive for all searches: what a search within one project learnt about a term's
+    # bodies must not change what a later search, in the whole archive or elsewhere, finds.
+    archive = load_archive(EXAMPLE_SITE)
+    for project, words in searches:
+        text = " ".join(words)
+        found = query.search_records(archive, project=project, query=text, limit=200)
+        expected = [i for i in naive(archive, text)
+                    if project is None or archive.by_id[i].project == project]
+        assert [r["id"] for r in found["records"]] == expected

@@ -59,8 +59,9 @@ def site_url(given: str) -> str | None:
 class Response:
     """A cached file: its bytes, its validators, and when it was last known fresh.
 
-    A 304 refreshes `checked` on the same object, so whatever was derived from an
-    unchanged file (keyed by the object's identity) stays valid.
+    A 304, or a 200 with the same bytes, refreshes `checked` (and the validators) on the
+    same object, so whatever was derived from an unchanged file (keyed by the object's
+    identity) stays valid.
     """
 
     data: bytes
@@ -135,8 +136,16 @@ class PublishedSite:
                     if time.monotonic() - started > self.timeout:
                         raise httpx.ReadTimeout("too slow", request=response.request)
                     chunks.append(chunk)
-                return Response(b"".join(chunks), response.headers.get("etag"),
-                                response.headers.get("last-modified"), time.monotonic())
+                data = b"".join(chunks)
+                etag, modified = response.headers.get("etag"), response.headers.get(
+                    "last-modified")
+                if cached is not None and data == cached.data:
+                    # Unchanged although the host did not say so (it sends no validators,
+                    # or new ones for the same bytes): keep the object, and with it the
+                    # Archive and indexes built from it.
+                    cached.etag, cached.modified, cached.checked = etag, modified, time.monotonic()
+                    return cached
+                return Response(data, etag, modified, time.monotonic())
         except httpx.TimeoutException:
             raise FetchError(f"{url} did not answer within {self.timeout:g}s") from None
         except httpx.HTTPError as exc:

@@ -135,6 +135,24 @@ def test_answers_are_cached_then_revalidated_with_a_304(example_published):
     assert hits[1].if_modified_since is not None
 
 
+def test_a_host_without_validators_is_read_again_but_unchanged_bytes_are_not_reparsed(
+        example_published, serve_folder):
+    root, _built = example_published
+    site = serve_folder(root / "_site")
+    index = (root / "_site" / "decisions.json").read_bytes()
+    site.behaviours["/decisions.json"] = answer(200, index)  # no ETag, no Last-Modified
+    source = RemoteSource(PublishedSite(site.url, ttl=0), log=lambda message: None)
+    first = source.archive()
+    assert source.archive() is first  # fetched again, the same bytes: the same Archive
+    assert [hit.status for hit in site.requests_for("/decisions.json")] == [200, 200]
+    changed = json.loads(index)
+    changed["records"] = changed["records"][1:]
+    site.behaviours["/decisions.json"] = answer(200, json.dumps(changed).encode())
+    republished = source.archive()
+    assert republished is not first
+    assert len(republished.records) == len(first.records) - 1
+
+
 def test_body_search_reads_llms_full_once_not_every_copy(example_published):
     _root, site = example_published
     server = remote_server(site)
