@@ -17,7 +17,8 @@ from typing import Any
 from site_builder.archive.affects import normalise_path
 from site_builder.archive.archive import Archive, LookupFailed, Review
 from site_builder.archive.records import Record
-from site_builder.textindex import facets_for, fold, index_for
+from site_builder.facets import facets_for
+from site_builder.textindex import fold, index_for
 from site_builder.textindex import terms as query_terms
 
 DEFAULT_LIMIT = 20
