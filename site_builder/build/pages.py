@@ -13,8 +13,6 @@ from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any
 
-import jinja2
-
 from site_builder.archive.archive import Archive
 from site_builder.build import views
 from site_builder.build.search import MANIFEST, SearchIndex
@@ -75,17 +73,41 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
     return count
 
 
-@jinja2.pass_context
-def _link(context: jinja2.runtime.Context, target: str) -> str:
-    """A link from the page being rendered to site path `target`, percent-encoded."""
-    if context["server_paths"]:
-        return context["urls"].site_path(_encoded(target))
-    return Urls.relative(context["here"], _encoded(target))
-
-
 # Encoding a path keeps its segments, so the relative link between two encoded paths is the
 # encoded relative link; and a site links to the same few thousand paths again and again.
 _encoded = functools.lru_cache(maxsize=1 << 16)(encode_path)
+
+
+class _Links:
+    """`link(target)` in templates: a link from one page to site path `target`,
+    percent-encoded; relative, or from the server root with `server_paths`.
+
+    One per page, handed to the template as a plain callable rather than a Jinja context
+    function: Jinja gives a context function a fresh copy of the context on every call made
+    inside a loop, which cost more than the links themselves on listing pages. Links are
+    remembered for the page, since a listing links to the same tag pages row after row.
+    """
+
+    __slots__ = ("_here", "_known", "_server_paths", "_urls")
+
+    def __init__(self, here: str, urls: Urls, server_paths: bool) -> None:
+        # As written, not encoded, as links from templates always were (nav links start from
+        # the encoded path): the two differ only inside a shared folder whose name needs
+        # encoding, where both links work, and the output stays as it was.
+        self._here = here
+        self._urls = urls
+        self._server_paths = server_paths
+        self._known: dict[str, str] = {}
+
+    def __call__(self, target: str) -> str:
+        found = self._known.get(target)
+        if found is None:
+            if self._server_paths:
+                found = self._urls.site_path(_encoded(target))
+            else:
+                found = Urls.relative(self._here, _encoded(target))
+            self._known[target] = found
+        return found
 
 
 class SitePages:
@@ -100,7 +122,6 @@ class SitePages:
         self.config = archive.config
         env = theme.environment
         env.globals.update(
-            link=_link,
             site=self.config,
             urls=urls,
             assets=theme.published,
@@ -159,13 +180,14 @@ class SitePages:
     # ---- page kinds ---------------------------------------------------------------------------
 
     def _render(self, template: str, here: str, section: str, **context: Any) -> tuple[str, str]:
-        context.setdefault("server_paths", False)
-        nav = dict(self._site_wide_links(here, context["server_paths"]))
+        server_paths = context.setdefault("server_paths", False)
+        link = _Links(here, self.urls, server_paths)
+        nav = dict(self._site_wide_links(here, server_paths))
         nav["markdown"] = self._one_link(here, context.pop("markdown_copy", "llms.txt"),
-                                         context["server_paths"])
+                                         server_paths)
         canonical = self.urls.absolute(_encoded(here))
         html = self.theme.template(template).render(
-            here=here, section=section, canonical=canonical, nav=nav, **context)
+            here=here, section=section, canonical=canonical, nav=nav, link=link, **context)
         return here, html
 
     def _one_link(self, here: str, target: str, server_paths: bool) -> str:

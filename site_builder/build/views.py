@@ -75,13 +75,11 @@ class Row:
     type_label: str
     date_text: str
     tags: tuple[Tag, ...]
+    tag_slugs: str
+    """Space-separated tag slugs, for the `data-tags` filter attribute: worked out once,
+    since a row is listed four or five times."""
     current: bool
     replaced: bool
-
-    @property
-    def tag_slugs(self) -> str:
-        """Space-separated tag slugs, for the `data-tags` filter attribute."""
-        return " ".join(t.slug for t in self.tags)
 
 
 def type_label(record_type: str) -> str:
@@ -98,6 +96,7 @@ def rows(archive: Archive) -> dict[str, Row]:
 def row(archive: Archive, record: Record, statuses: dict[str, StatusView]) -> Row:
     """The listing row of one record (`statuses`: `status_views` of the archive's config)."""
     project = archive.projects.get(record.project)
+    tags = tuple(tag(t) for t in record.tags)
     return Row(
         summary=query.summary(record),
         page=Urls.record_page(record),
@@ -105,7 +104,8 @@ def row(archive: Archive, record: Record, statuses: dict[str, StatusView]) -> Ro
         project_name=project.name if project else record.project,
         type_label=type_label(record.type),
         date_text=date_text(record.date),
-        tags=tuple(tag(t) for t in record.tags),
+        tags=tags,
+        tag_slugs=" ".join(t.slug for t in tags),
         current=archive.is_current(record),
         replaced=record.id in archive.superseded_by,
     )
