@@ -41,7 +41,10 @@ MANIFEST = f"{OUTPUT_DIR}/manifest.json"
 FORMAT = 1
 
 _WORD = re.compile(r"\w+")
-_ASCII_WORD = re.compile(r"\w+", re.ASCII)
+# What ASCII `\w` leaves out, as spaces: on ASCII text, translating these and splitting on
+# whitespace finds exactly the words `\w+` finds, in a little over half the time.
+_ASCII_GAPS = str.maketrans({code: " " for code in range(128)
+                             if not (chr(code).isalnum() or chr(code) == "_")})
 _TITLE, _REF, _TAG, _DESCRIPTION, _PEOPLE, _BODY_CAP = 8, 6, 4, 3, 2, 3
 _MAX_SCORE = _TITLE + _REF + _TAG + _DESCRIPTION + _PEOPLE + _BODY_CAP
 # Endings taken off words of more than four letters, longest first, so that "migrate",
@@ -73,8 +76,8 @@ def terms(text: str) -> list[str]:
 
 
 def _words(text: str) -> list[str]:
-    if text.isascii():  # the common case, and a third faster: nothing to normalise
-        return _ASCII_WORD.findall(text.lower())
+    if text.isascii():  # the common case, and faster: nothing to normalise
+        return text.lower().translate(_ASCII_GAPS).split()
     return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
@@ -117,7 +120,9 @@ def _record_scores(archive: Archive, record: Record) -> dict[str, int]:
     for word, count in Counter(_words(archive.body(record))).items():
         for term in _word_terms(word):
             counts[term] = counts.get(term, 0) + count
-    scores = {term: min(count, _BODY_CAP) for term, count in counts.items()}
+    # min() mapped in C: this runs for each of a large archive's millions of postings.
+    capped = map(min, counts.values(), itertools.repeat(_BODY_CAP))
+    scores = dict(zip(counts, capped, strict=True))
     people = " ".join([*record.authors, *record.deciders,
                        *(views.field_text(value) for _, value in record.fields)])
     for text, weight in ((record.title, _TITLE), (record.ref, _REF),
