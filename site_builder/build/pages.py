@@ -13,6 +13,8 @@ from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any
 
+from markupsafe import Markup, escape
+
 from site_builder.archive.archive import Archive
 from site_builder.build import views
 from site_builder.build.search import MANIFEST, SearchIndex
@@ -110,6 +112,57 @@ class _Links:
         return found
 
 
+class _ListedRows:
+    """The HTML of listing rows (`record_row` of listing.html), each rendered once per record
+    and kind of listing with its links left open, then completed for each page listing it.
+
+    A record is listed on its project page, the timeline and every page of its tags; its row
+    differs between them only in its links, which are relative to the page. Filling in a few
+    links costs a small part of rendering the row again.
+    """
+
+    # Stands for a link while a row is rendered. It cannot come out of an escaped value (any
+    # "<" in one is written "&lt;"), and the row's template has no reason to write it.
+    HOLE = Markup("<\x00>")
+
+    def __init__(self, theme: Theme) -> None:
+        self._theme = theme
+        self._targets: list[str] = []
+        self._open: dict[tuple[str, bool, bool], tuple[list[str], list[str]]] = {}
+
+    def html(self, link: Callable[[str], str], row: views.Row, show_project: bool,
+             compact: bool) -> Markup:
+        """The row's HTML with its links made by `link` (the page's own)."""
+        key = (row.page, show_project, compact)
+        found = self._open.get(key)
+        if found is None:
+            found = self._open[key] = self._render(row, show_project, compact)
+        parts, targets = found
+        out = [parts[0]]
+        for target, part in zip(targets, parts[1:], strict=True):
+            out.append(escape(link(target)))
+            out.append(part)
+        return Markup("".join(out))
+
+    def _render(self, row: views.Row, show_project: bool,
+                compact: bool) -> tuple[list[str], list[str]]:
+        """The row's HTML split at its links, and the site paths they lead to."""
+        self._targets = []
+        parts = self._template.record_row(row, show_project, compact).split(self.HOLE)
+        if len(parts) != len(self._targets) + 1:
+            raise ValueError(f"listing.html record_row writes {self.HOLE!r} itself")
+        return parts, self._targets
+
+    @cached_property
+    def _template(self) -> Any:
+        """listing.html as a module whose `link` leaves holes and notes their targets."""
+        return self._theme.template("listing.html").make_module({"link": self._hole})
+
+    def _hole(self, target: str) -> Markup:
+        self._targets.append(target)
+        return self.HOLE
+
+
 class SitePages:
     """The pages of one site, rendered lazily, one at a time, in a fixed order."""
 
@@ -138,11 +191,17 @@ class SitePages:
             "favicon": published["favicon.svg"],
         }
         self._nav_cache: dict[tuple[int, str, bool], dict[str, str]] = {}
+        self._listed = _ListedRows(theme)
 
     def theme_files(self) -> Iterator[tuple[str, bytes]]:
         """(site path, bytes) of every theme file."""
         for name, path in self.theme.published.items():
             yield path, self.theme.theme_file(name)
+
+    @cached_property
+    def statuses(self) -> dict[str, views.StatusView]:
+        """`views.status_views` of the config, which every record page needs."""
+        return views.status_views(self.config)
 
     @cached_property
     def rows(self) -> dict[str, views.Row]:
@@ -153,8 +212,7 @@ class SitePages:
         """One record's row, without working out every row for a lone record page."""
         if "rows" in self.__dict__:
             return self.rows[record_id]
-        return views.row(self.archive, self.archive.by_id[record_id],
-                         views.status_views(self.config))
+        return views.row(self.archive, self.archive.by_id[record_id], self.statuses)
 
     def pages(self) -> Iterator[tuple[str, str]]:
         """(site path, HTML) of every page."""
@@ -186,8 +244,10 @@ class SitePages:
         nav["markdown"] = self._one_link(here, context.pop("markdown_copy", "llms.txt"),
                                          server_paths)
         canonical = self.urls.absolute(_encoded(here))
+        listed_row = partial(self._listed.html, link)
         html = self.theme.template(template).render(
-            here=here, section=section, canonical=canonical, nav=nav, link=link, **context)
+            here=here, section=section, canonical=canonical, nav=nav, link=link,
+            listed_row=listed_row, **context)
         return here, html
 
     def _one_link(self, here: str, target: str, server_paths: bool) -> str:
@@ -239,7 +299,7 @@ class SitePages:
     def record(self, record_id: str) -> tuple[str, str]:
         record = self.archive.by_id[record_id]
         row = self.row(record_id)
-        view = views.record_view(self.archive, record, row)
+        view = views.record_view(self.archive, record, row, self.statuses)
         project = self.archive.projects.get(record.project)
         return self._render(
             "record.html", row.page, record.project, r=row.summary, row=row, view=view,
@@ -292,7 +352,7 @@ class SitePages:
 
     def search(self) -> tuple[str, str]:
         projects = [(p.id, p.name) for p in self.archive.projects.values()]
-        statuses = list(views.status_views(self.config).values())
+        statuses = list(self.statuses.values())
         return self._render("search.html", SEARCH_PAGE, "search", projects=projects,
                             statuses=statuses)
 

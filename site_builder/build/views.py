@@ -8,6 +8,7 @@ values; nothing about lineage, reviews or sign-off is worked out again. Paths ar
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -218,10 +219,11 @@ _REVIEW_LABELS = {"approved": "Approved", "changes-requested": "Changes requeste
                   "pending": "Pending"}
 
 
-def record_view(archive: Archive, record: Record, row: Row) -> RecordView:
-    """The record page's values, from `query.detail` and the record's declared fields."""
+def record_view(archive: Archive, record: Record, row: Row,
+                statuses: dict[str, StatusView]) -> RecordView:
+    """The record page's values, from `query.detail` and the record's declared fields
+    (`statuses`: `status_views` of the archive's config, worked out once per site)."""
     data = query.detail(archive, record, body=False)
-    statuses = status_views(archive.config)
 
     def link(ref: dict[str, Any] | None) -> Link | None:
         if ref is None:
@@ -268,12 +270,19 @@ def field_values(declared: Sequence[FieldDef], values: dict[str, Any]) -> tuple[
     for definition in declared:
         if definition.name not in values:
             continue
-        data = definition.to_json()
+        label, description = _shown(definition)
         text = field_text(values[definition.name])
         if definition.unit:
             text = f"{text} {definition.unit}"
-        out.append(FieldValue(data["label"], text, data["description"]))
+        out.append(FieldValue(label, text, description))
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _shown(definition: FieldDef) -> tuple[str, str]:
+    """A field's label and description, defaults filled in: asked for on every record page."""
+    data = definition.to_json()
+    return data["label"], data["description"]
 
 
 def field_text(value: Any) -> str:

@@ -250,3 +250,49 @@ def test_archive_templates_and_theme_override_the_built_in_ones(
     assert f'href="assets/{css[0].name}"' in home
     # Untouched templates still come from the package.
     assert 'class="hero"' in home
+
+
+def listed_row(site: Path, page: str, record_page: str) -> str:
+    """The HTML of the row linking to `record_page` on the listing page `page`."""
+    text = (site / page).read_text("utf-8")
+    return next(row for row in re.findall(r'<li class="row.*?</li>', text, re.DOTALL)
+                if f'{record_page}"' in row)
+
+
+def test_a_record_listed_on_several_pages_links_from_each_of_them(site: Path) -> None:
+    # A row's HTML is rendered once and reused on every page listing the record; its links
+    # must still start from the page it is on.
+    record = "core/adr/0004-escape-everything/"
+    storage = listed_row(site, "tags/storage/index.html", record)
+    assert f'href="../../{record}"' in storage
+    assert 'href="./">storage</a>' in storage
+    assert 'href="../script-alert-tag-script/"' in storage
+    other = listed_row(site, "tags/script-alert-tag-script/index.html", record)
+    assert 'href="../storage/">storage</a>' in other
+    assert 'href="./">&lt;script&gt;' in other
+    project = listed_row(site, "core/index.html", "adr/0004-escape-everything/")
+    assert 'href="../tags/storage/">storage</a>' in project
+    home = listed_row(site, "index.html", record)
+    assert 'href="tags/storage/">storage</a>' in home
+
+
+def test_an_archive_listing_template_shapes_every_row(fixture_archive) -> None:
+    root = fixture_archive("site-pages")
+    (root / "templates").mkdir()
+    (root / "templates" / "listing.html").write_text(
+        '{% macro record_list(rows, id, show_project=true, compact=false) -%}\n'
+        '<ol id="{{ id }}">{% for row in rows %}{{ listed_row(row, show_project, compact) }}'
+        '{% endfor %}</ol>\n{%- endmacro %}\n'
+        '{% macro record_row(row, show_project, compact) -%}\n'
+        '<li class="own-row"><a href="{{ link(row.page) }}">{{ row.summary.ref }}</a></li>\n'
+        '{%- endmacro %}\n'
+        '{% macro filter_bar(filters, total) %}{% endmacro %}\n', encoding="utf-8")
+    build_site(root, jobs=1)
+    out = root / "_site"
+    record = "core/adr/0004-escape-everything/"
+    for page, link in (("tags/storage/index.html", f"../../{record}"),
+                       ("timeline/index.html", f"../{record}"),
+                       ("core/index.html", "adr/0004-escape-everything/"),
+                       ("index.html", record)):
+        assert f'<li class="own-row"><a href="{link}">CORE-ADR-0004</a></li>' in \
+            (out / page).read_text("utf-8"), page
