@@ -148,7 +148,9 @@ class _ListedRows:
                 compact: bool) -> tuple[list[str], list[str]]:
         """The row's HTML split at its links, and the site paths they lead to."""
         self._targets = []
-        parts = self._template.record_row(row, show_project, compact).split(self.HOLE)
+        # As a plain str: Markup.split would make a Markup of every part.
+        html = str(self._template.record_row(row, show_project, compact))
+        parts = html.split(self.HOLE)
         if len(parts) != len(self._targets) + 1:
             raise ValueError(f"listing.html record_row writes {self.HOLE!r} itself")
         return parts, self._targets

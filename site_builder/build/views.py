@@ -61,7 +61,10 @@ class Tag:
     page: str
 
 
+@functools.lru_cache(maxsize=4096)
 def tag(name: str) -> Tag:
+    """The tag written `name`. Remembered: an archive uses a few dozen tags tens of thousands
+    of times, and a slug takes Unicode normalisation and a regex."""
     return Tag(name, tag_slug(name), Urls.tag_page(name))
 
 
