@@ -11,6 +11,7 @@ import functools
 import itertools
 from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from functools import cached_property, partial
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
@@ -242,9 +243,12 @@ class SitePages:
     def _render(self, template: str, here: str, section: str, **context: Any) -> tuple[str, str]:
         server_paths = context.setdefault("server_paths", False)
         link = _Links(here, self.urls, server_paths)
-        nav = dict(self._site_wide_links(here, server_paths))
-        nav["markdown"] = self._one_link(here, context.pop("markdown_copy", "llms.txt"),
-                                         server_paths)
+        # Attributes rather than a dict: base.html reads a dozen of them on every page, and
+        # Jinja looks `nav.home` up as an attribute first.
+        nav = SimpleNamespace(
+            **self._site_wide_links(here, server_paths),
+            markdown=self._one_link(here, context.pop("markdown_copy", "llms.txt"),
+                                    server_paths))
         canonical = self.urls.absolute(_encoded(here))
         listed_row = partial(self._listed.html, link)
         html = self.theme.template(template).render(
