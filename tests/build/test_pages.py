@@ -276,17 +276,31 @@ def test_a_record_listed_on_several_pages_links_from_each_of_them(site: Path) ->
     assert 'href="tags/storage/">storage</a>' in home
 
 
-def test_an_archive_listing_template_shapes_every_row(fixture_archive) -> None:
-    root = fixture_archive("site-pages")
-    (root / "templates").mkdir()
-    (root / "templates" / "listing.html").write_text(
+OWN_ROW = ('<li class="own-row"><a href="{{ link(row.page) }}">{{ row.summary.ref }}</a>'
+           '</li>')
+OWN_LISTINGS = {
+    # Rows through listed_row and a record_row of its own, as the built-in listing.html does.
+    "record_row": (
         '{% macro record_list(rows, id, show_project=true, compact=false) -%}\n'
         '<ol id="{{ id }}">{% for row in rows %}{{ listed_row(row, show_project, compact) }}'
         '{% endfor %}</ol>\n{%- endmacro %}\n'
-        '{% macro record_row(row, show_project, compact) -%}\n'
-        '<li class="own-row"><a href="{{ link(row.page) }}">{{ row.summary.ref }}</a></li>\n'
-        '{%- endmacro %}\n'
-        '{% macro filter_bar(filters, total) %}{% endmacro %}\n', encoding="utf-8")
+        '{% macro record_row(row, show_project, compact) -%}\n' + OWN_ROW + '\n'
+        '{%- endmacro %}\n'),
+    # Rows written in the loop itself, as listing.html did before listed_row existed.
+    "inline": (
+        '{% macro record_list(rows, id, show_project=true, compact=false) -%}\n'
+        '<ol id="{{ id }}">{% for row in rows %}' + OWN_ROW + '{% endfor %}</ol>\n'
+        '{%- endmacro %}\n'),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(OWN_LISTINGS))
+def test_an_archive_listing_template_shapes_every_row(fixture_archive, kind: str) -> None:
+    root = fixture_archive("site-pages")
+    (root / "templates").mkdir()
+    (root / "templates" / "listing.html").write_text(
+        OWN_LISTINGS[kind] + '{% macro filter_bar(filters, total) %}{% endmacro %}\n',
+        encoding="utf-8")
     build_site(root, jobs=1)
     out = root / "_site"
     record = "core/adr/0004-escape-everything/"
