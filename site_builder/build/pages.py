@@ -145,6 +145,10 @@ class _ListedRows:
             out.append(part)
         return Markup("".join(out))
 
+    def forget(self) -> None:
+        """Let go of every row's HTML; rows asked for again are rendered again."""
+        self._open.clear()
+
     def _render(self, row: views.Row, show_project: bool,
                 compact: bool) -> tuple[list[str], list[str]]:
         """The row's HTML split at its links, and the site paths they lead to."""
@@ -226,13 +230,19 @@ class SitePages:
         """(site path, a function rendering its HTML) of every page, in a fixed order: every
         path is known before anything is rendered. Record pages, the only ones that need a
         rendered body, come last, in archive order."""
+        # Pages of one kind list rows alike, and the next kind lists them otherwise: the rows'
+        # HTML (ten megabytes per kind at 10,000 records) is let go between kinds, once the
+        # pages asked for before have been rendered.
         yield Urls.HOME_PAGE, lambda: self.home()[1]
         for project_id in self.archive.projects:
             yield Urls.project_page(project_id), partial(_html, self.project, project_id)
+        self._listed.forget()
         yield Urls.TAGS_PAGE, lambda: self.tags_index()[1]
         for tag in self._tags:
             yield tag.page, partial(_html, self.tag, tag.slug)
+        self._listed.forget()
         yield Urls.TIMELINE_PAGE, lambda: self.timeline()[1]
+        self._listed.forget()
         yield SEARCH_PAGE, lambda: self.search()[1]
         yield NOT_FOUND_PAGE, lambda: self.not_found()[1]
         for record in self.archive.records:
