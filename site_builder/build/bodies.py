@@ -3,18 +3,17 @@
 Workers receive each body with the little they need to render it (its page, its source path
 and the table of record pages that link rewriting uses), never the loaded archive.
 
-A rendered body is stored under `<root>/.site-builder/cache/bodies/` keyed by what decides its
-HTML: the record's id and body, how each of its links resolves, and an environment hash
+A rendered body is stored in the cache (`body_cache.BodyCache`) keyed by what decides its HTML:
+the record's id and body, how each of its links resolves, and an environment hash
 (site-builder and renderer versions, the rendering code, templates, theme and site.yml). A
-rebuild renders only bodies whose key is new. The pages read bodies back one at a time through
+rebuild renders only bodies whose key is new. Workers send each body back to this process,
+which stores it and hands it to its record page; pages read bodies back one at a time through
 `RenderedBodies`, so a large archive's HTML is never all in memory at once.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import metadata
@@ -22,12 +21,12 @@ from pathlib import Path
 
 import site_builder
 from site_builder.archive.archive import Archive
-from site_builder.archive.records import Record
 from site_builder.build import headings, inline_triggers
 from site_builder.build import links as links_module
 from site_builder.build import markdown as markdown_module
+from site_builder.build.body_cache import BodyCache
 from site_builder.build.links import Origin, SourceLinks
-from site_builder.build.markdown import BodyRenderer, RenderedBody, TocEntry
+from site_builder.build.markdown import BodyRenderer, RenderedBody
 from site_builder.build.parallel import Results, process_map
 from site_builder.build.theme import builtin_folder
 from site_builder.build.urls import Urls
@@ -71,86 +70,32 @@ def _hash_folder(digest: hashlib._Hash, folder: Path) -> None:
         digest.update(path.read_bytes())
 
 
-# ---- the disk cache -------------------------------------------------------------------------
-
-
-class BodyCache:
-    """Rendered bodies on disk, one JSON file per key."""
-
-    def __init__(self, folder: Path, environment: str) -> None:
-        self.folder = folder
-        self.environment = environment
-
-    def key(self, record: Record, body: str, signature: tuple[tuple[str, str], ...]) -> str:
-        """The cache key of `record`'s rendered `body` given how its links resolve."""
-        digest = hashlib.sha256(self.environment.encode())
-        digest.update(f"\0{record.id}\0{signature!r}\0".encode())
-        digest.update(body.encode("utf-8", "surrogatepass"))
-        return digest.hexdigest()
-
-    def path(self, key: str) -> Path:
-        return self.folder / key[:2] / f"{key}.json"
-
-    def has(self, key: str) -> bool:
-        return self.path(key).is_file()
-
-    def load(self, key: str) -> RenderedBody | None:
-        """The stored body, or None when there is none or it cannot be read."""
-        try:
-            data = json.loads(self.path(key).read_bytes())
-            return RenderedBody(data["html"], tuple(TocEntry(*t) for t in data["toc"]),
-                                tuple(data["assets"]))
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-
-    def store(self, key: str, body: RenderedBody) -> None:
-        """Write one entry atomically (a concurrent `serve` may read the same folder)."""
-        path = self.path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = {"html": body.html, "toc": [[t.level, t.anchor, t.title] for t in body.toc],
-                "assets": list(body.assets)}
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        os.replace(temporary, path)
-
-    def prune(self, keep: set[str]) -> int:
-        """Delete entries not in `keep` (bodies since edited or deleted); returns how many."""
-        removed = 0
-        if not self.folder.is_dir():
-            return 0
-        for shard in self.folder.iterdir():
-            if not shard.is_dir():
-                continue
-            for entry in shard.iterdir():
-                if entry.name.removesuffix(".json") not in keep:
-                    entry.unlink(missing_ok=True)
-                    removed += 1
-        return removed
-
-
 class RenderedBodies(Mapping[str, RenderedBody]):
     """Record id → RenderedBody, read from the cache when asked for (or kept in memory when
     the build runs without a cache). Remembers the assets of every body it hands out.
 
     Bodies still being rendered arrive through `pending`, in the order of their ids there:
     asking for one waits until it has arrived. `wait()` waits for all of them, `close()`
-    stops the rendering; a build does one or the other before it ends.
+    stops the rendering; a build does one or the other before it ends. An arrived body that
+    is also in the cache is handed out once from memory (to its record page) and read from
+    the cache after that, so arrivals never pile up.
     """
 
     def __init__(self, keys: dict[str, str], cache: BodyCache | None,
                  memory: dict[str, RenderedBody], arriving: Iterable[str] = (),
-                 pending: Results[tuple[str, RenderedBody | None]] | None = None) -> None:
+                 pending: Results[tuple[str, RenderedBody]] | None = None) -> None:
         self._keys = keys
         self._cache = cache
         self._memory = memory
         self._arriving = set(arriving)
         self._pending = pending
+        self._lent: dict[str, RenderedBody] = {}
         self._assets: dict[str, tuple[str, ...]] = {}
 
     def __getitem__(self, record_id: str) -> RenderedBody:
         if record_id in self._arriving:
             self._wait_for(record_id)
-        body = self._memory.get(record_id)
+        body = self._memory.get(record_id) or self._lent.pop(record_id, None)
         if body is None:
             key = self._keys[record_id]  # KeyError for an unknown id, as a Mapping should
             body = self._cache.load(key) if self._cache else None
@@ -171,20 +116,29 @@ class RenderedBodies(Mapping[str, RenderedBody]):
         assert self._pending is not None
         for arrived, rendered in self._pending:
             self._arriving.discard(arrived)
-            if rendered is not None:
+            if self._cache is None:
                 self._memory[arrived] = rendered
+            else:
+                self._cache.store(self._keys[arrived], rendered)
+                if record_id is not None:
+                    self._lent[arrived] = rendered
             if arrived == record_id:
                 return
 
     def wait(self) -> None:
-        """Wait until every body is rendered (and stored in the cache)."""
+        """Wait until every body is rendered, and stored in the cache."""
         if self._arriving:
             self._wait_for(None)
+        if self._cache is not None:
+            self._cache.commit()
 
     def close(self) -> None:
-        """Stop rendering the bodies that have not arrived yet."""
+        """Stop rendering the bodies that have not arrived yet (the cache keeps those that
+        did)."""
         if self._pending is not None:
             self._pending.close()
+        if self._cache is not None:
+            self._cache.commit()
 
     def cache_keys(self) -> set[str]:
         """The cache key of every body of this build (what the cache must keep)."""
@@ -200,36 +154,31 @@ class RenderedBodies(Mapping[str, RenderedBody]):
 
 # ---- rendering ------------------------------------------------------------------------------
 
-# (record id, cache key, page, source path, body): everything rendering one body needs.
-Job = tuple[str, str, str, str, str]
+# (record id, page, source path, body): everything rendering one body needs.
+Job = tuple[str, str, str, str]
 
 
 class _Worker:
-    """Renders jobs with one renderer and stores them in the cache, if there is one."""
+    """Renders jobs with one renderer."""
 
-    def __init__(self, pages: dict[str, str], cache: BodyCache | None) -> None:
+    def __init__(self, pages: dict[str, str]) -> None:
         self.renderer = BodyRenderer(SourceLinks(pages))
-        self.cache = cache
 
-    def __call__(self, job: Job) -> tuple[str, RenderedBody | None]:
-        record_id, key, page, path, body = job
-        rendered = self.renderer.render(Origin(page, Path(path)), body)
-        if self.cache is None:
-            return record_id, rendered
-        self.cache.store(key, rendered)
-        return record_id, None
+    def __call__(self, job: Job) -> tuple[str, RenderedBody]:
+        record_id, page, path, body = job
+        return record_id, self.renderer.render(Origin(page, Path(path)), body)
 
 
 # The worker of this process: set up once per process by `_start`, used for every job.
 _worker: _Worker | None = None
 
 
-def _start(pages: dict[str, str], cache: BodyCache | None) -> None:
+def _start(pages: dict[str, str]) -> None:
     global _worker
-    _worker = _Worker(pages, cache)
+    _worker = _Worker(pages)
 
 
-def _render(job: Job) -> tuple[str, RenderedBody | None]:
+def _render(job: Job) -> tuple[str, RenderedBody]:
     assert _worker is not None, "process_map runs _start first"
     return _worker(job)
 
@@ -252,9 +201,9 @@ def render_bodies(archive: Archive, cache: BodyCache | None,
         key = cache.key(record, body, links.signature(record, body)) if cache else record.id
         keys[record.id] = key
         if cache is None or not cache.has(key):
-            todo.append((record.id, key, Urls.record_page(record), str(record.path), body))
+            todo.append((record.id, Urls.record_page(record), str(record.path), body))
     pages = {str(r.path): Urls.record_page(r) for r in archive.records}
-    results = process_map(_render, todo, jobs, initializer=_start, initargs=(pages, cache))
+    results = process_map(_render, todo, jobs, initializer=_start, initargs=(pages,))
     bodies = RenderedBodies(keys, cache, {}, (job[0] for job in todo), results)
     return bodies, BodyStats(rendered=len(todo), cached=len(keys) - len(todo))
 
@@ -286,4 +235,6 @@ def update_bodies(archive: Archive, bodies: RenderedBodies,
                 cache.store(key, rendered)
         keys[record_id] = key
         memory[record_id] = rendered
+    if cache is not None:
+        cache.commit()
     return RenderedBodies(keys, cache, memory)

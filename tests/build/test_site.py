@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -204,15 +205,40 @@ def test_deleting_the_cache_gives_a_cold_build_with_the_same_output(
 
 def test_the_render_cache_drops_entries_no_build_needs(built: tuple[Path, BuildResult],
                                                        site_root: Path) -> None:
-    cache = site_root / ".site-builder/cache/bodies"
-    before = {p.name for p in cache.rglob("*.json")}
+    def stored() -> set[str]:
+        with sqlite3.connect(site_root / ".site-builder/cache/bodies/bodies.sqlite") as db:
+            return {key for key, in db.execute("SELECT key FROM bodies")}
+
+    before = stored()
     assert len(before) == 5
     record = site_root / "content/web/adr/0001-static-pages.md"
     record.write_text(record.read_text() + "\nA new paragraph.\n")
     build_site(site_root, jobs=1)
-    after = {p.name for p in cache.rglob("*.json")}
+    after = stored()
     assert len(after) == 5
     assert len(before - after) == len(after - before) == 1
+
+
+def test_a_cache_left_by_an_earlier_version_is_removed(built: tuple[Path, BuildResult],
+                                                      site_root: Path) -> None:
+    old = site_root / ".site-builder/cache/bodies/ab/ab12.json"
+    old.parent.mkdir()
+    old.write_text("{}")
+    build_site(site_root, jobs=1, force=True)
+    assert not old.parent.exists()
+    assert (site_root / ".site-builder/cache/bodies/bodies.sqlite").is_file()
+
+
+def test_an_unreadable_cache_is_replaced(built: tuple[Path, BuildResult],
+                                         site_root: Path) -> None:
+    site_dir, _ = built
+    before = tree(site_dir)
+    for leftover in (site_root / ".site-builder/cache/bodies").glob("bodies.sqlite*"):
+        leftover.unlink()
+    (site_root / ".site-builder/cache/bodies/bodies.sqlite").write_bytes(b"not a database" * 99)
+    again = build_site(site_root, jobs=1, force=True)
+    assert (again.rendered, again.cached) == (5, 0)
+    assert tree(site_dir) == before
 
 
 def test_worker_processes_build_the_same_site(example_root: Path, tmp_path: Path,
