@@ -135,8 +135,9 @@ def test_a_superseded_record_points_at_the_one_in_force(client: Session):
 def test_records_for_paths_answers_the_rfcs_example(client: Session):
     """The answer agents/rfc/0001 shows for site_builder/build/output.py."""
     answer = client.answer("records_for_paths", paths=["site_builder/build/output.py"])
-    assert answer["total"] == 7
+    assert answer["total"] == 8
     assert {r["id"] for r in answer["current"]} == {
+        "build/adr/0022-body-cache-in-one-sqlite-file",
         "build/adr/0015-stage-only-changed-files",
         "build/adr/0009-deterministic-output-and-source-date-epoch",
         "build/adr/0002-static-output-on-any-host"}
