@@ -14,10 +14,12 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+from xml.etree.ElementTree import Element
 
 import markdown
 import nh3
 from markdown import Extension
+from markdown.treeprocessors import Treeprocessor
 from pygments.formatters import HtmlFormatter
 
 from site_builder.archive.records import Record
@@ -114,10 +116,28 @@ def _shared_formatter(**options: Any) -> HtmlFormatter:
     return _formatter()
 
 
+class _TableAlignment(Treeprocessor):
+    """A table column's alignment as a class (`align-right`): the tables extension writes it
+    as a `style` attribute, which the sanitiser drops and the pages' Content-Security-Policy
+    would block, and the `align` attribute is obsolete HTML."""
+
+    def run(self, root: Element) -> None:
+        for table in root.iter("table"):
+            for cell in table.iter():
+                style = cell.attrib.pop("style", None) if cell.tag in ("th", "td") else None
+                if style and style.startswith("text-align: "):
+                    cell.set("class", "align-" + style.removeprefix("text-align: ").rstrip(";"))
+
+
+class _TableAlignmentExtension(Extension):
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        md.treeprocessors.register(_TableAlignment(md), "table_alignment", 1)
+
+
 def _extensions(*own: Extension) -> tuple[list[Any], dict[str, Any]]:
     extensions: list[Any] = [
         "tables", "fenced_code", "codehilite", "footnotes", "sane_lists",
-        "pymdownx.tasklist", "pymdownx.tilde", *own,
+        "pymdownx.tasklist", "pymdownx.tilde", _TableAlignmentExtension(), *own,
         # Last: it looks at every inline pattern the others registered.
         InlineTriggersExtension(),
     ]

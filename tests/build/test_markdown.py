@@ -96,3 +96,12 @@ def test_one_renderer_renders_many_bodies_without_leaking_state(archive: Archive
     again = renderer.render(record, record.body)
     assert again == first
     assert again.assets == ()
+
+
+def test_table_column_alignment_survives_as_a_class(archive: Archive) -> None:
+    html = render(archive, "platform/adr/2",
+                  "| left | middle | right |\n|:---|:---:|---:|\n| a | b | 1 |\n").html
+    assert '<th class="align-left">left</th>' in html
+    assert '<td class="align-center">b</td>' in html
+    assert '<td class="align-right">1</td>' in html
+    assert "style=" not in html and "align=" not in html
