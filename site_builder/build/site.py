@@ -20,8 +20,8 @@ from site_builder.archive.findings import Finding, has_errors
 from site_builder.archive.loader import LoaderCache, load_archive
 from site_builder.build import pages
 from site_builder.build.artifacts import SITEMAP, write_artifacts
-from site_builder.build.bodies import BodyCache, RenderedBodies, environment_key, render_bodies
-from site_builder.build.body_cache import remove_file_cache
+from site_builder.build.bodies import RenderedBodies, environment_key, render_bodies
+from site_builder.build.body_cache import BodyCache, remove_file_cache
 from site_builder.build.links import content_root
 from site_builder.build.output import Output
 from site_builder.build.stamp import (
