@@ -127,7 +127,13 @@ def open_page(browser: Browser, scheme: str = "light", javascript: bool = True,
 
     page.on("console", on_console)
     page.on("pageerror", lambda error: problems.console.append(str(error)))
-    page.on("requestfailed", lambda request: problems.failed.append(request.url))
+    def on_request_failed(request) -> None:
+        # A request still in flight when the page navigates away (the favicon, after a click)
+        # is aborted by the browser: that is leaving the page, not a broken resource.
+        if request.failure != "net::ERR_ABORTED":
+            problems.failed.append(request.url)
+
+    page.on("requestfailed", on_request_failed)
     page.on("response", on_response)
     page.add_init_script(WATCH_CSP)
     return page, problems
