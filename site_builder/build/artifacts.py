@@ -57,7 +57,7 @@ def write_artifacts(archive: Archive, urls: Urls, write: Write,
     if wanted(SCHEMA):
         write(SCHEMA, _json(decisions_schema(archive.config), compact=False))
         written += 1
-    header = llms_header(archive, urls)
+    header = llms_header(archive, urls) if wanted(LLMS) or wanted(LLMS_FULL) else ""
     if wanted(LLMS):
         write(LLMS, header + llms_sections(archive, urls))
         written += 1

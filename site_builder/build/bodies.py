@@ -76,9 +76,9 @@ class RenderedBodies(Mapping[str, RenderedBody]):
 
     Bodies still being rendered arrive through `pending`, in the order of their ids there:
     asking for one waits until it has arrived. `wait()` waits for all of them, `close()`
-    stops the rendering; a build does one or the other before it ends. An arrived body that
-    is also in the cache is handed out once from memory (to its record page) and read from
-    the cache after that, so arrivals never pile up.
+    stops what is left and commits the cache; a build always closes before it ends. An
+    arrived body that is also in the cache is handed out once from memory (to its record
+    page) and read from the cache after that, so arrivals never pile up.
     """
 
     def __init__(self, keys: dict[str, str], cache: BodyCache | None,
@@ -126,15 +126,13 @@ class RenderedBodies(Mapping[str, RenderedBody]):
                 return
 
     def wait(self) -> None:
-        """Wait until every body is rendered, and stored in the cache."""
+        """Wait until every body is rendered (and added to the cache)."""
         if self._arriving:
             self._wait_for(None)
-        if self._cache is not None:
-            self._cache.commit()
 
     def close(self) -> None:
-        """Stop rendering the bodies that have not arrived yet (the cache keeps those that
-        did)."""
+        """Stop rendering the bodies that have not arrived yet, and commit the cache: it
+        keeps every body that did arrive."""
         if self._pending is not None:
             self._pending.close()
         if self._cache is not None:

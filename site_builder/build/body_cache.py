@@ -88,7 +88,10 @@ class BodyCache:
             self._commit()
 
     def prune(self, keep: set[str]) -> int:
-        """Delete entries not in `keep` (bodies since edited or deleted); returns how many."""
+        """Delete entries not in `keep` (bodies since edited or deleted), and the files of
+        the one-file-per-body cache earlier versions kept beside the database; returns how
+        many entries."""
+        _remove_file_cache(self.folder)
         with self._lock:
             stale = [(key,) for key in self._known() - keep]
             if stale:
@@ -148,7 +151,7 @@ def _open(path: Path) -> sqlite3.Connection:
     return db
 
 
-def remove_file_cache(folder: Path) -> None:
+def _remove_file_cache(folder: Path) -> None:
     """Delete the one-file-per-body cache earlier versions kept in `folder` (shard folders
     named by two hex digits), if it is there."""
     if not folder.is_dir():

@@ -40,10 +40,13 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "delimiter": ("~",),
     "tilde": ("~",),
 }
-# Patterns that only ever resolve against the document's reference definitions.
-REFERENCES = ("reference", "image_reference", "short_reference", "short_image_ref")
-_REFERENCE_TRIGGERS = {"reference": ("[",), "short_reference": ("[",),
-                       "image_reference": ("![",), "short_image_ref": ("![",)}
+# Patterns that only ever resolve against the document's reference definitions, with their
+# triggers as above.
+REFERENCE_TRIGGERS: dict[str, tuple[str, ...]] = {
+    "reference": ("[",), "short_reference": ("[",),
+    "image_reference": ("![",), "short_image_ref": ("![",),
+}
+_NEEDS = {**TRIGGERS, **REFERENCE_TRIGGERS}
 
 # After the block-level stashes (fenced code 25, raw HTML 20), before anything of ours.
 PREPROCESSOR_PRIORITY = 1
@@ -79,16 +82,15 @@ class _PatternChoice(Treeprocessor):
 
     def _patterns(self, present: frozenset[str], references: bool) -> list[Any]:
         registry = self.md.inlinePatterns
-        known = {registry.get_index_for_name(name): name
-                 for name in (*TRIGGERS, *REFERENCES) if name in registry}
+        known = {registry.get_index_for_name(name): name for name in _NEEDS if name in registry}
         kept = []
         for index, pattern in enumerate(registry):
             name = known.get(index)
             if name is None:
                 kept.append(pattern)
-            elif name in REFERENCES and not references:
+            elif name in REFERENCE_TRIGGERS and not references:
                 continue
-            elif any(t in present for t in TRIGGERS.get(name) or _REFERENCE_TRIGGERS[name]):
+            elif any(t in present for t in _NEEDS[name]):
                 kept.append(pattern)
         return kept
 
@@ -97,9 +99,7 @@ class InlineTriggersExtension(Extension):
     """Registers the scan and the choice; add it last, after every pattern is registered."""
 
     def extendMarkdown(self, md: Markdown) -> None:
-        triggers = frozenset(t for needs in (*TRIGGERS.values(), *_REFERENCE_TRIGGERS.values())
-                             for t in needs)
-        scan = _TriggerScan(md, triggers)
+        scan = _TriggerScan(md, frozenset(t for needs in _NEEDS.values() for t in needs))
         md.preprocessors.register(scan, "inline_trigger_scan", PREPROCESSOR_PRIORITY)
         md.treeprocessors.register(_PatternChoice(md, scan), "inline_pattern_choice",
                                    TREEPROCESSOR_PRIORITY)

@@ -21,7 +21,7 @@ from site_builder.archive.loader import LoaderCache, load_archive
 from site_builder.build import pages
 from site_builder.build.artifacts import SITEMAP, write_artifacts
 from site_builder.build.bodies import RenderedBodies, environment_key, render_bodies
-from site_builder.build.body_cache import BodyCache, remove_file_cache
+from site_builder.build.body_cache import BodyCache
 from site_builder.build.links import content_root
 from site_builder.build.output import Output
 from site_builder.build.stamp import (
@@ -152,7 +152,6 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
         seconds=0.0, warnings=tuple(f for f in findings if f.level == "warning"))
     if body_cache is not None:
         body_cache.prune(bodies.cache_keys())
-        remove_file_cache(body_cache.folder)
     if inputs is not None:
         write_stamp(config.cache_dir / "cache",
                     Stamp(inputs, output_fingerprint(target), _report(result)))
@@ -232,7 +231,7 @@ def _write_site(archive: Archive, bodies: RenderedBodies, out: SiteWriter, repor
         page_count = pages.render_pages(archive, bodies, urls, write)
         bodies.wait()
     finally:
-        bodies.close()
+        bodies.close()  # stops the workers on an error; commits the cache either way
     clock.lap("pages")
     html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
     write_artifacts(archive, urls, write, html_pages, only=(SITEMAP,))
