@@ -145,6 +145,16 @@ def error(request_id: RequestId | None, exc: RpcError) -> dict[str, Any]:
 
 
 def encode(answer: dict[str, Any] | list[dict[str, Any]]) -> bytes:
-    """One answer (or a batch of answers) as a line of UTF-8 JSON."""
+    """One answer (or a batch of answers) as a line of UTF-8 JSON.
+
+    JSON text may carry a lone surrogate (`"\\ud800"`) that no UTF-8 can: a client may send
+    one as an id or in a method name, and the answer must echo it. Such an answer is written
+    with every non-ASCII character escaped, which gives the client back exactly what it sent.
+    Raises ValueError for values JSON cannot represent at all (NaN, infinities).
+    """
     text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return text.encode("utf-8") + b"\n"
+    try:
+        return text.encode("utf-8") + b"\n"
+    except UnicodeEncodeError:
+        escaped = json.dumps(answer, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+        return escaped.encode("ascii") + b"\n"

@@ -94,7 +94,7 @@ class Server:
                     PARSE_ERROR, f"Parse error: a message longer than "
                                  f"{MAX_LINE_BYTES // (1024 * 1024)} MB")))
             else:
-                answer = self.handle_line(line)
+                answer = self._answer_line(line)
             if answer is not None:
                 try:
                     stdout.write(answer)
@@ -104,6 +104,14 @@ class Server:
             if self._warm_pending:
                 self._warm_pending = False
                 self.source.warm()
+
+    def _answer_line(self, line: bytes) -> bytes | None:
+        """`handle_line`, except that a bug in it costs this one line, never the server."""
+        try:
+            return self.handle_line(line)
+        except Exception:
+            self._log(f"internal error answering a line:\n{traceback.format_exc()}")
+            return encode(error(None, RpcError(INTERNAL_ERROR, "Internal error")))
 
     def handle_line(self, line: bytes) -> bytes | None:
         """The answer line for one input line, or None when nothing is to be answered."""

@@ -164,3 +164,18 @@ def test_a_line_too_long_to_be_a_message_is_refused_unread(server):
     assert answer["id"] is None and answer["error"]["code"] == -32700
     assert "longer than 16 MB" in answer["error"]["message"]
     assert server.request({"jsonrpc": "2.0", "id": 1, "method": "ping"})["result"] == {}
+
+
+def test_a_lone_surrogate_id_is_echoed_and_the_server_keeps_serving(server):
+    # JSON may spell a UTF-16 half that no UTF-8 can carry; the answer echoes it escaped.
+    server.send(b'{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}\n')
+    line = server.line()
+    assert b'"id":"\\ud800"' in line
+    assert json.loads(line) == {"jsonrpc": "2.0", "id": "\ud800", "result": {}}
+    server.send(b'{"jsonrpc":"2.0","id":"\\udfff x","method":"no/\\ud800"}\n')
+    assert json.loads(server.line())["error"]["code"] == -32601
+    batch = server.request([{"jsonrpc": "2.0", "id": "\udc00", "method": "ping"},
+                            {"jsonrpc": "2.0", "id": 2, "method": "ping"}])
+    assert [a["id"] for a in batch] == ["\udc00", 2]
+    assert server.request({"jsonrpc": "2.0", "id": 3, "method": "ping"})["result"] == {}
+    assert server.close() == 0
