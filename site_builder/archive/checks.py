@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.findings import Finding
-from site_builder.archive.links import is_local, local_path
+from site_builder.archive.links import content_root, escapes, is_local, local_path
 from site_builder.archive.records import FILE_NAME, Record
 
 
@@ -114,6 +115,10 @@ def _links(archive: Archive, record: Record, content: set[Path],
             why = " (that file is a draft or not a valid record)" if target.is_file() else ""
             yield Finding(record.path, line, "error",
                           f"link to a missing record: {link.target}{why}")
+        elif escapes(target, content_root(record.path)):
+            yield Finding(record.path, line, "error", (
+                f"link to {link.target}, a symlink to {os.path.realpath(target)} outside the "
+                "content folder: nothing outside the archive is published"))
         elif not target.exists():
             yield Finding(record.path, line, "warning",
                           f"link to a file that does not exist: {link.target}")

@@ -13,6 +13,8 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from site_builder.confined import inside
+
 # A line opening or closing a fence: up to three spaces, then ``` or ~~~ (or more). The `\n`
 # before it gives the pattern a literal to scan for; the first line is tried on its own.
 _FENCE_LINE = re.compile(r"\n[ ]{0,3}(`{3,}|~{3,})")
@@ -154,3 +156,29 @@ def local_path(source: Path, target: str) -> Path:
     """The file a relative link in `source` points at (normalised, not resolved on disk)."""
     path, _ = split_target(target)
     return Path(os.path.normpath(source.parent / path))
+
+
+def content_root(record_path: Path) -> Path:
+    """The content folder a record file was loaded from (`<root>/<project>/<type>/<file>`)."""
+    return record_path.parents[2]
+
+
+def escapes(path: Path, root: Path) -> bool:
+    """True when `path` is written inside `root` but leads outside it through a symlink: a
+    file that must never be read or published."""
+    return path.is_relative_to(root) and os.path.lexists(path) and not inside(path, root)
+
+
+def attachment(path: Path, root: Path) -> str | None:
+    """Where the file at `path` is published, relative to its content folder `root`, or None
+    when it is not published: a record source, outside the folder (symlinks resolved), under
+    a dot-folder, or not a regular file."""
+    try:
+        rel = path.relative_to(root)
+    except ValueError:
+        return None
+    if path.suffix == ".md" or any(part.startswith(".") for part in rel.parts):
+        return None
+    if not path.is_file() or not inside(path, root):  # is_file: regular, links followed
+        return None
+    return rel.as_posix()

@@ -10,17 +10,20 @@ and a caller may pass its own roots instead.
 from __future__ import annotations
 
 import os
+import stat as stat_mode
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from site_builder.archive import scan
 from site_builder.archive.archive import Archive, Project
 from site_builder.archive.bulk import paused_gc
 from site_builder.archive.findings import Finding
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.records import FILE_NAME, Record, RecordContext, parse_record
 from site_builder.config import SiteConfig, load_config, parse_fields, read_yaml_mapping
+from site_builder.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
 from site_builder.sources.resolve import FailedClones
 from site_builder.sources.resolve import content_roots as resolve_content_roots
 
@@ -106,54 +109,6 @@ def _load_project(path: Path, folder: Path, config: SiteConfig,
     return project, checker.findings
 
 
-def _scan(root: ContentRoot) -> tuple[list[tuple[str, Path]], list[Finding]]:
-    """The project folders of a content root, and misplaced `.md` files found on the way."""
-    projects: list[tuple[str, Path]] = []
-    findings: list[Finding] = []
-    try:
-        entries = sorted(os.scandir(root.path), key=lambda e: e.name)
-    except FileNotFoundError:
-        return [], [Finding(root.path, 1, "error", f"content folder {root.label} does not exist")]
-    for entry in entries:
-        if entry.name.startswith("."):
-            continue
-        if entry.is_dir():
-            projects.append((entry.name, Path(entry.path)))
-        elif entry.name.endswith(".md"):
-            findings.append(_misplaced(Path(entry.path)))
-    return projects, findings
-
-
-def _misplaced(path: Path) -> Finding:
-    return Finding(path, 1, "error", "a record must live at <project>/<type>/NNNN-slug.md "
-                                     "under the content folder; this file is not built")
-
-
-def _record_files(folder: Path) -> tuple[list[tuple[str, list[os.DirEntry[str]]]], list[Finding]]:
-    """The type folders of one project with their entries, and misplaced `.md` files."""
-    types: list[tuple[str, list[os.DirEntry[str]]]] = []
-    findings: list[Finding] = []
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-        if entry.name.startswith("."):
-            continue
-        if entry.is_dir():
-            files = []
-            for inner in sorted(os.scandir(entry.path), key=lambda e: e.name):
-                if inner.is_dir() and not inner.name.startswith("."):
-                    findings.extend(_misplaced(Path(p)) for p in _markdown_below(inner.path))
-                elif inner.name.endswith(".md"):
-                    files.append(inner)
-            types.append((entry.name, files))
-        elif entry.name.endswith(".md"):
-            findings.append(_misplaced(Path(entry.path)))
-    return types, findings
-
-
-def _markdown_below(folder: str) -> list[str]:
-    return sorted(os.path.join(d, f) for d, _, names in os.walk(folder)
-                  for f in names if f.endswith(".md"))
-
-
 def load_archive(
     root: Path,
     cache: LoaderCache | None = None,
@@ -206,7 +161,7 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
         # The source is in the fingerprint: after `sources update` an unchanged file still
         # has to carry the new commit, so the archive cannot be the previous one.
         fingerprint.append(content.source)
-        folders, misplaced = _scan(content)
+        folders, misplaced = scan.project_folders(content)
         findings.extend(misplaced)
         for project_id, folder in folders:
             if project_id in owners:
@@ -224,7 +179,7 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
             findings.extend(project_findings)
             fingerprint.append(project)
             fields = config.fields + project.fields
-            types, more = _record_files(folder)
+            types, more = scan.record_files(folder, content.path)
             findings.extend(more)
             for type_name, entries in types:
                 records.extend(_load_folder(config, content, project_id, type_name, entries,
@@ -268,7 +223,18 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
                 f"'{entry.name}' is not named NNNN-slug.md, so it is not built "
                 "(rename it, e.g. 0001-my-decision.md)")))
             continue
-        stat = entry.stat()
+        try:
+            stat = entry.stat()
+        except OSError as exc:
+            findings.append(Finding(Path(key), 1, "error", f"'{entry.name}' {_unreadable(exc)}"))
+            continue
+        if not stat_mode.S_ISREG(stat.st_mode) or stat.st_size > MAX_RECORD_BYTES:
+            what = (f"is {kind_of(stat.st_mode)}, not a record file"
+                    if not stat_mode.S_ISREG(stat.st_mode) else
+                    f"is {stat.st_size:,} bytes, more than the {MAX_RECORD_BYTES:,} a record "
+                    "may hold")
+            findings.append(Finding(Path(key), 1, "error", f"'{entry.name}' {what}"))
+            continue
         stamp = (stat.st_size, stat.st_mtime_ns)
         parsed = cache.files.get(key)
         if parsed is None or parsed.stamp != stamp or parsed.context is not context:
@@ -294,10 +260,18 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
     return records
 
 
+def _unreadable(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "is a symlink to nothing"
+    return f"cannot be read ({(exc.strerror or str(exc)).lower()})"
+
+
 def _parse_file(path: Path, ctx: RecordContext) -> tuple[Record | None, list[Finding]]:
     """Read and parse one record file; line ends become `\n` as in text mode."""
-    with open(path, "rb") as handle:  # bytes, then decode: cheaper than a text stream
-        data = handle.read()
+    try:  # bytes, then decode: cheaper than a text stream
+        data = read_regular(path, MAX_RECORD_BYTES)
+    except Refused as exc:
+        return None, [Finding(path, 1, "error", f"'{path.name}' {exc.reason}")]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -21,7 +21,8 @@ from markdown.postprocessors import Postprocessor
 from markdown.treeprocessors import Treeprocessor
 
 from site_builder.archive.archive import Archive
-from site_builder.archive.links import is_local, local_path, split_target
+from site_builder.archive.links import attachment, is_local, local_path, split_target
+from site_builder.archive.links import content_root as _content_root
 from site_builder.archive.records import Record
 from site_builder.build.urls import Urls
 
@@ -54,7 +55,7 @@ class Origin:
     @property
     def content_root(self) -> Path:
         """The content folder the record was loaded from (`<root>/<project>/<type>/<file>`)."""
-        return self.path.parents[2]
+        return _content_root(self.path)
 
 
 LinkResolver = Callable[[Origin, str], Resolved | None]
@@ -65,7 +66,7 @@ _RAW_LINK = re.compile(r"""(\s(?:href|src)\s*=\s*)(?:"([^"]*)"|'([^']*)')""", re
 
 def content_root(record: Record) -> Path:
     """The content folder a record was loaded from (`<root>/<project>/<type>/<file>`)."""
-    return record.path.parents[2]
+    return _content_root(record.path)
 
 
 class SourceLinks:
@@ -75,7 +76,7 @@ class SourceLinks:
     def __init__(self, pages: dict[str, str]) -> None:
         """`pages` maps each record's source path (as a string) to its page path."""
         self._pages = pages
-        self._files: dict[Path, bool] = {}
+        self._files: dict[Path, str | None] = {}
 
     @classmethod
     def of(cls, archive: Archive) -> SourceLinks:
@@ -91,20 +92,10 @@ class SourceLinks:
         page = self._pages.get(str(path))
         if page is not None:
             return Resolved(page, suffix)
-        try:
-            inside = path.relative_to(origin.content_root)
-        except ValueError:
-            return None  # files outside the content folder are never published
-        if (path.suffix == ".md" or any(part.startswith(".") for part in inside.parts)
-                or not self._is_file(path)):
-            return None
-        return Resolved(inside.as_posix(), suffix, asset=True)
-
-    def _is_file(self, path: Path) -> bool:
-        known = self._files.get(path)
-        if known is None:
-            known = self._files[path] = path.is_file()
-        return known
+        if path not in self._files:
+            self._files[path] = attachment(path, origin.content_root)
+        published = self._files[path]
+        return None if published is None else Resolved(published, suffix, asset=True)
 
     def signature(self, record: Record, body: str) -> tuple[tuple[str, str], ...]:
         """How every local link of `record` resolves: part of its render-cache key, so a body

@@ -69,8 +69,10 @@ def fetch_commit(repo: str, ref: str | None, work_tree: Path) -> str:
     """
     run_git("fetch", "--quiet", "--depth", "1", "--no-tags", "--", repo, ref or "HEAD",
             cwd=work_tree)
-    run_git("checkout", "--quiet", "--force", "--detach", "FETCH_HEAD", cwd=work_tree,
-            timeout=120)
+    # A source's commit is somebody else's: a symlink in it (`x.png -> /etc/passwd`) is
+    # checked out as a small file holding the link's text, so it can never point anywhere.
+    run_git("-c", "core.symlinks=false", "checkout", "--quiet", "--force", "--detach",
+            "FETCH_HEAD", cwd=work_tree, timeout=120)
     return run_git("rev-parse", "HEAD", cwd=work_tree, timeout=30)
 
 

@@ -57,12 +57,34 @@ def content_roots(config: SiteConfig, failed: FailedClones | None = None,
     return roots, findings
 
 
+# Folders that hold the machine, not an archive: a `path:` source there (`/`, `/proc`, `/etc`)
+# would read or publish the build machine's own files.
+# (Home, /var and /run are left alone: archives and CI checkouts live there.)
+SYSTEM_TREES = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/proc", "/sbin",
+                "/sys", "/usr")
+
+
+def _system_tree(folder: Path) -> str | None:
+    """The system tree `folder` (resolved) is or lies in, `/` included; None for others."""
+    real = os.path.realpath(folder)
+    if real == os.sep:
+        return os.sep
+    return next((tree for tree in SYSTEM_TREES
+                 if real == tree or real.startswith(tree + os.sep)), None)
+
+
 def _path_root(config: SiteConfig, spec: SourceSpec) -> tuple[ContentRoot | None, Finding | None]:
     folder = Path(os.path.normpath(config.root / (spec.path or "")))
     if not folder.is_dir():
         what = "is not a folder" if folder.exists() else "does not exist"
         return None, Finding(config.path, spec.line, "error",
                              f"{describe(spec)}: {folder} {what}")
+    tree = _system_tree(folder)
+    if tree is not None:
+        return None, Finding(config.path, spec.line, "error", (
+            f"{describe(spec)}: {folder} is a folder of the machine "
+            f"({'the root folder' if tree == os.sep else tree}), not of an archive; "
+            "sources must be archive folders"))
     source = Source(location=spec.path or "", edit_url=spec.edit_url)
     return ContentRoot(folder, describe(spec), source, spec.line), None
 
