@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
+from pathlib import Path
 
 from site_builder import query
 from site_builder.archive.loader import load_archive
@@ -105,3 +108,38 @@ def test_a_repo_source_without_its_own_edit_url_gets_no_edit_link(tmp_path, orig
     archive = load_archive(root)
 
     assert archive.get("payments/adr/1").edit_url(archive.config.edit_url) is None
+
+
+def _edit_link(page: Path) -> str | None:
+    """The href of a built page's "Edit this page" link, or None without one."""
+    found = re.search(r'<a href="([^"]*)" rel="nofollow">Edit this page</a>', page.read_text())
+    return html.unescape(found.group(1)) if found else None
+
+
+def test_record_pages_link_to_the_file_in_the_repository_that_holds_it(tmp_path, origin):
+    root = make_archive(tmp_path / "site", f"""
+        - repo: {origin.url}
+          dir: docs/decisions
+        - path: shared
+          edit_url: https://git.example.org/site/edit/main/shared/{{path}}
+        - path: inside
+        """, extra="edit_url: https://git.example.org/site/edit/main/{path}\n")
+    for folder, project in ((root / "shared", "platform"), (root / "inside", "ops")):
+        record = folder / project / "adr" / "0001-a-rule.md"
+        record.parent.mkdir(parents=True)
+        record.write_text(record_text("A rule"), encoding="utf-8")
+
+    built = run_cli("build", cwd=root)
+    assert built.returncode == 0, built.stderr
+    site = root / "_site"
+
+    # The source's own template names the file below the source folder, once.
+    assert _edit_link(site / "platform/adr/0001-a-rule/index.html") == (
+        "https://git.example.org/site/edit/main/shared/platform/adr/0001-a-rule.md")
+    # A path: source inside the archive's repository is edited through site.yml's template.
+    assert _edit_link(site / "ops/adr/0001-a-rule/index.html") == (
+        "https://git.example.org/site/edit/main/inside/ops/adr/0001-a-rule.md")
+    # A repo: source without a template of its own has no edit link: never the cache folder.
+    assert _edit_link(site / "payments/adr/0001-use-stripe/index.html") is None
+    assert _edit_link(site / "local/adr/0001-local-choice/index.html") == (
+        "https://git.example.org/site/edit/main/content/local/adr/0001-local-choice.md")
