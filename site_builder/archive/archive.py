@@ -55,14 +55,24 @@ class LookupFailed(LookupError):
     """An id, short id, ref or slug that names no record, or more than one."""
 
 
-def _lookup_keys(record: Record) -> set[str]:
-    """Every lowercased form that names `record`: id, short ids, refs and slug."""
-    folder = f"{record.project}/{record.type}/".lower()
-    prefix = f"{record.project}-{record.type}-".lower()
-    number, slug = record.number, record.slug.lower()
+def lookup_keys(project: str, kind: str, number: str, slug: str) -> set[str]:
+    """Every lowercased form that names the record `<project>/<kind>/<slug>` numbered
+    `number` (as written, `0002`): id, short ids, padded and unpadded refs, and slug.
+
+    The one list of a record's names: lookup uses it, and so does `check` for records that
+    exist but cannot be read, so a reference to one is never reported twice.
+    """
+    folder = f"{project}/{kind}/".lower()
+    prefix = f"{project}-{kind}-".lower()
+    slug = slug.lower()
     unpadded = str(int(number))
     return {folder + slug, folder + number, folder + unpadded, prefix + number,
             prefix + unpadded, slug}
+
+
+def lookup_key(reference: str) -> str:
+    """The form of a written reference that `lookup_keys` are compared with."""
+    return reference.strip().lower().removesuffix(".md").strip("/")
 
 
 def _project_sort_key(project: Project) -> tuple[int, int, str]:
@@ -104,7 +114,8 @@ class Archive:
             self._keys = keys_from._keys
         else:
             for record in self.records:
-                for key in _lookup_keys(record):
+                for key in lookup_keys(record.project, record.type, record.number,
+                                       record.slug):
                     self._keys.setdefault(key, []).append(record.id)
         self.superseded_by: dict[str, str] = self._derive_superseded_by()
 
@@ -131,7 +142,7 @@ class Archive:
 
     def candidates(self, reference: str) -> list[str]:
         """Every record id that `reference` (full id, short id, ref or slug) could name."""
-        key = reference.strip().lower().removesuffix(".md").strip("/")
+        key = lookup_key(reference)
         if not key or key.isdigit():
             return []
         return sorted(self._keys.get(key, ()))

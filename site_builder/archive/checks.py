@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from site_builder.archive.archive import Archive
+from site_builder.archive.archive import Archive, lookup_key, lookup_keys
 from site_builder.archive.findings import Finding
 from site_builder.archive.links import content_root, escapes, is_local, local_path
 from site_builder.archive.records import FILE_NAME, Record
@@ -47,11 +47,8 @@ def _unreadable(archive: Archive) -> dict[str, Path]:
         match = FILE_NAME.match(path.name)
         if not match or len(path.parts) < 3:
             continue
-        project, kind, slug = path.parts[-3], path.parts[-2], path.stem
-        number = match.group(1)
-        for name in (f"{project}/{kind}/{slug}", f"{project}/{kind}/{number}",
-                     f"{project}/{kind}/{int(number)}", f"{project}-{kind}-{number}", slug):
-            names[name.lower()] = path
+        for name in lookup_keys(path.parts[-3], path.parts[-2], match.group(1), path.stem):
+            names[name] = path
     return names
 
 
@@ -86,7 +83,7 @@ def _references(archive: Archive, record: Record,
             message = f"'{key}' refers to the record itself"
         elif found:
             message = f"'{key}' reference \"{reference}\" is ambiguous: {', '.join(found)}"
-        elif reference.strip().lower().removesuffix(".md").strip("/") in broken:
+        elif lookup_key(reference) in broken:
             continue
         else:
             message = f"'{key}' refers to a missing record: {reference}"
