@@ -13,7 +13,8 @@ from site_builder.archive.findings import Finding
 
 CONFIG_FILE = "site.yml"
 FIELD_TYPES = ("string", "number", "boolean", "date", "enum", "list")
-# The front-matter keys every record may set (SPEC §3.3); a custom field may not reuse one.
+# The front-matter keys every record may set (the README's front-matter table); a custom
+# field may not reuse one.
 BUILT_IN_KEYS = frozenset({
     "title", "status", "date", "description", "authors", "deciders", "tags", "related",
     "supersedes", "supersededBy", "draft", "review", "reviewers", "approvals", "affects",

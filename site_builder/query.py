@@ -1,6 +1,6 @@
 """The queries behind the MCP tools, `search`/`show` and decisions.json.
 
-Pure functions, Archive × parameters → plain dicts shaped as SPEC §3.4 describes (camelCase
+Pure functions, Archive × parameters → plain dicts in the records' JSON shape (camelCase
 output keys). They do not know whether the Archive came from a content folder or from a
 published decisions.json, so the CLI, local MCP mode and remote MCP mode answer alike.
 """

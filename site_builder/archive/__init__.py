@@ -1,8 +1,15 @@
 """The archive: the only code that knows what a decision record is.
 
-records.py parses one file, origins.py says where records come from (content roots and
-sources), loader.py reads content roots into an Archive,
-archive.py holds the records with their derived lineage, reviews and sign-offs, and
-checks.py finds the problems that need more than one record to see (bulk.py keeps such
-whole-archive work free of garbage-collector passes).
+- `records.py`   one file's text → a Record (front matter, body, the lines of every key)
+- `origins.py`   where records come from: content roots, and the source each belongs to
+- `scan.py`      which files a content root holds; symlinks out of it are refused there
+- `loader.py`    content roots → an Archive, reparsing only files that changed
+- `archive.py`   the records with derived lineage, reviews and sign-offs; lookup by any name
+- `checks.py`    the problems that need more than one record to see
+- `links.py`     links in bodies: finding them, resolving them to records or attachments
+- `affects.py`   `affects` globs, matched as .gitignore and CODEOWNERS match paths
+- `schedule.py`  review schedules (`every: 6 months` → the next due date)
+- `published.py` an Archive rebuilt from a published site's decisions.json and copies
+- `findings.py`  Finding: one problem at a file and line, as `check` prints it
+- `bulk.py`      whole-archive work run with the garbage collector paused
 """

@@ -92,10 +92,6 @@ class Record:
         return dict(self.fields)
 
     @property
-    def reviewer_states(self) -> dict[str, str]:
-        return dict(self.reviewers)
-
-    @property
     def source_path(self) -> str:
         """The file's path below its content folder (`<project>/<type>/<slug>.md`)."""
         return f"{self.project}/{self.type}/{self.slug}.md"

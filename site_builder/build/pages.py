@@ -221,11 +221,6 @@ class SitePages:
             return self.rows[record_id]
         return views.row(self.archive, self.archive.by_id[record_id], self.statuses)
 
-    def pages(self) -> Iterator[tuple[str, str]]:
-        """(site path, HTML) of every page."""
-        for path, render in self.planned():
-            yield path, render()
-
     def planned(self) -> Iterator[tuple[str, Callable[[], str]]]:
         """(site path, a function rendering its HTML) of every page, in a fixed order: every
         path is known before anything is rendered. Record pages, the only ones that need a
@@ -341,11 +336,6 @@ class SitePages:
             for tag in row.tags:
                 by_tag.setdefault(tag.slug, []).append(row)
         return by_tag
-
-    def tags(self) -> Iterator[tuple[str, str]]:
-        yield self.tags_index()
-        for tag in self._tags:
-            yield self.tag(tag.slug)
 
     def tags_index(self) -> tuple[str, str]:
         index = [(tag, len(self._tagged[tag.slug])) for tag in self._tags]

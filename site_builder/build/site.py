@@ -70,13 +70,6 @@ class BuildResult:
     timings: tuple[tuple[str, float, float], ...] = ()
     up_to_date: bool = False
 
-    def timing(self) -> str:
-        """Wall seconds per phase (load, start, artifacts, pages, assets, swap) and the CPU
-        seconds this process spent in it (workers not included), for benchmarks. Bodies
-        are rendered by workers during the artifacts and pages phases."""
-        return ", ".join(f"{phase} {wall:.2f} s (cpu {cpu:.2f} s)"
-                         for phase, wall, cpu in self.timings)
-
     def summary(self) -> str:
         """One line for people: what was built, where, and how long it took."""
         if self.up_to_date:

@@ -1,4 +1,4 @@
-"""The read-only MCP server: `site-builder mcp` (SPEC §6).
+"""The read-only MCP server: `site-builder mcp` (see the README's MCP section).
 
 command.py starts it; protocol.py frames JSON-RPC lines, batches, versions and errors;
 server.py dispatches each request; tools.py is the table of tools, each a query function

@@ -1,7 +1,8 @@
 """Has anything under these folders changed since the last look? (inotify on Linux.)
 
 Local mode must show an edit on the very next call. Walking and stat-ing every record file
-on every call does that, but costs ~50 ms per 10,000 files before a query even starts. The
+on every call does that, but costs 200–250 ms per 10,000 records before a query even starts
+(agents/adr/0007 has the measurement). The
 kernel already knows: inotify queues an event during the write itself, so by the time a
 client sends its next request the event is there to read, and an empty queue means nothing
 changed. Where inotify is missing (macOS, Windows) or runs out of watches, `changed()`

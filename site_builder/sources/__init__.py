@@ -6,6 +6,6 @@
 - `update.py`   `site-builder sources update`: fetch every repo again, report what changed
 - `command.py`  the command line of `sources update`
 
-Data flows config → sources → archive: `archive.loader.load_archive` asks `resolve` for its
-content roots by default, so every front end gets source records without doing anything.
+`resolve` turns site.yml's `content` and `sources` into the content roots that
+`archive.loader.load_archive` reads, so every front end gets source records the same way.
 """
