@@ -87,6 +87,7 @@ class Archive:
     supplies every body at once, keyed by id (remote mode: one read of llms-full.txt rather
     than one request per record), for text search. `keys_from`, an archive read from the
     same record files (some of them edited), lends its lookup table instead of building one.
+    `checks` finds the problems across records (`checks.cross_check`) when `findings` is read.
     """
 
     def __init__(
@@ -98,8 +99,10 @@ class Archive:
         bodies: Callable[[Record], str] | None = None,
         all_bodies: Callable[[], Mapping[str, str]] | None = None,
         keys_from: Archive | None = None,
+        checks: Callable[[Archive], Iterable[Finding]] | None = None,
     ) -> None:
         self.config = config
+        self._checks = checks
         self.records: tuple[Record, ...] = tuple(
             sorted(records, key=lambda r: (-r.date.toordinal(), r.id)))
         self.projects: dict[str, Project] = dict(
@@ -124,12 +127,11 @@ class Archive:
         """Every problem: those found while loading and those across records, sorted by place.
 
         Computed on first use, so the MCP server, which only logs load problems, never pays
-        for the cross-record checks.
+        for the cross-record checks. The checks are the loader's to hand in (`checks.py`
+        reads an Archive, so this module cannot import it); without them there are none.
         """
-        from site_builder.archive.checks import cross_check  # checks reads Archive
-
         with paused_gc():
-            found = cross_check(self)
+            found = list(self._checks(self)) if self._checks is not None else []
         return tuple(sorted([*self._load_findings, *found],
                             key=lambda f: (str(f.path), f.line, f.message)))
 

@@ -19,6 +19,7 @@ from typing import Any
 from site_builder.archive import scan
 from site_builder.archive.archive import Archive, Project
 from site_builder.archive.bulk import paused_gc
+from site_builder.archive.checks import cross_check
 from site_builder.archive.findings import Finding
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.records import FILE_NAME, Record, RecordContext, parse_record
@@ -129,7 +130,7 @@ def load_archive(
         config, config_findings = load_config(root)
         findings.extend(config_findings)
         if config is None:
-            return Archive(_placeholder(root), {}, (), findings)
+            return Archive(_placeholder(root), {}, (), findings, checks=cross_check)
     if content_roots is None:
         roots, source_findings = resolve_content_roots(config, cache.failed_sources)
         findings.extend(source_findings)
@@ -145,7 +146,7 @@ def load_archive(
             del cache.files[stale]
         if cache.last is not None and cache.last[0] == key and cache.last[1].config == config:
             return cache.last[1]
-        archive = Archive(config, projects, records, findings)
+        archive = Archive(config, projects, records, findings, checks=cross_check)
     cache.last = (key, archive)
     return archive
 
@@ -335,4 +336,5 @@ def reload_records(archive: Archive, paths: Iterable[Path],
     with paused_gc():
         records = [new.get(r.path, r) for r in archive.records] if new else archive.records
         findings = [f for f in archive.load_findings if f not in dropped] + added
-        return Archive(config, archive.projects, records, findings, keys_from=archive)
+        return Archive(config, archive.projects, records, findings, keys_from=archive,
+                       checks=cross_check)
