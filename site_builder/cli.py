@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from site_builder import __version__, query
+from site_builder import __version__, contract, query
 from site_builder.archive.archive import Archive
 from site_builder.archive.findings import (
     Finding,
@@ -148,21 +148,19 @@ def _print_json(value: object) -> None:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    given = contract.checked("search_records", contract.cli_arguments(args, "search_records"))
     archive = archive_for_queries(args)
-    text = " ".join(args.query) if args.query else None
-    result = query.search_records(
-        archive, project=args.project, type=args.type, status=args.status, tag=args.tag,
-        author=args.author, field=args.field, query=text, current_only=args.current_only,
-        sort=args.sort, limit=args.limit, offset=args.offset)
+    result = query.search_records(archive, **given)
     if args.json:
         _print_json(result)
         return OK
     rows = [(r["ref"], r["status"], r["date"], r["title"]) for r in result["records"]]
     print_table(("REF", "STATUS", "DATE", "TITLE"), rows)
     shown = len(rows)
+    offset = result["offset"]
     print(f"{shown} of {result['total']} record(s)"
-          + (f"; next page: --offset {args.offset + shown}"
-             if args.offset + shown < result["total"] else ""), file=sys.stderr)
+          + (f"; next page: --offset {offset + shown}"
+             if offset + shown < result["total"] else ""), file=sys.stderr)
     return OK
 
 
@@ -175,8 +173,9 @@ def print_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    given = contract.checked("get_record", {"id": args.id})
     archive = archive_for_queries(args)
-    result = query.get_record(archive, args.id)
+    result = query.get_record(archive, **given)
     if args.json:
         _print_json(result)
         return OK
@@ -189,13 +188,6 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 Command = Callable[[argparse.Namespace], int]
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -227,14 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("search", help="search records (the search_records tool)",
                        parents=[common])
-    p.add_argument("query", nargs="*", help="words to look for in titles, tags and bodies")
-    for name in ("project", "type", "status", "tag", "author"):
-        p.add_argument(f"--{name}")
-    p.add_argument("--field", metavar="NAME=VALUE")
-    p.add_argument("--current-only", action="store_true", help="only records in force")
-    p.add_argument("--sort", choices=("date", "relevance"), default="date")
-    p.add_argument("--limit", type=int, default=query.DEFAULT_LIMIT)
-    p.add_argument("--offset", type=_positive, default=0)
+    contract.cli_flags(p, "search_records")
     p.add_argument("--json", action="store_true", help="print the tool's JSON object")
     p.add_argument("--url", metavar="SITE", help="query a published site instead")
     p.set_defaults(func=cmd_search)
@@ -267,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         fail(str(exc))
         return USAGE
-    except query.QueryError as exc:
+    except (query.QueryError, contract.ArgumentError) as exc:
         fail(str(exc))
         return USAGE
     except SourceError as exc:  # a published site (--url) that could not be read

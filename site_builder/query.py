@@ -17,13 +17,10 @@ from typing import Any
 from site_builder.archive.affects import normalise_path
 from site_builder.archive.archive import Archive, LookupFailed, Review
 from site_builder.archive.records import Record
+from site_builder.contract import DEFAULT_LIMIT, DEFAULT_NAME_LIMIT, DEFAULT_WITHIN
 from site_builder.facets import facets_for
 from site_builder.textindex import fold, index_for
 from site_builder.textindex import terms as query_terms
-
-DEFAULT_LIMIT = 20
-MAX_LIMIT = 200
-DEFAULT_NAME_LIMIT = 100
 
 
 class QueryError(ValueError):
@@ -147,16 +144,14 @@ def markdown_copy(archive: Archive, record: Record) -> str:
 # ---- arguments --------------------------------------------------------------------------------
 
 
-def page_bounds(limit: int | None, offset: int | None, default: int = DEFAULT_LIMIT,
-                maximum: int = MAX_LIMIT) -> tuple[int, int]:
-    """Validated (limit, offset). Raises QueryError when either is out of range."""
-    limit = default if limit is None else limit
-    offset = 0 if offset is None else offset
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= maximum:
-        raise QueryError(f"limit must be a whole number from 1 to {maximum}, not {limit!r}")
-    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-        raise QueryError(f"offset must be a whole number of 0 or more, not {offset!r}")
-    return limit, offset
+# Arguments arrive checked against the contract (`contract.checked`, which the MCP server and
+# the CLI both call), so the queries fill in defaults and trust the rest.
+
+
+def page_bounds(limit: int | None, offset: int | None,
+                default: int = DEFAULT_LIMIT) -> tuple[int, int]:
+    """(limit, offset) with the defaults of the ones not given."""
+    return (default if limit is None else limit), (0 if offset is None else offset)
 
 
 def _page(items: Sequence[Any], limit: int, offset: int) -> dict[str, Any]:
@@ -222,8 +217,6 @@ def search_records(
 ) -> dict[str, Any]:
     """Records matching every given filter (case-insensitive), newest first or by relevance."""
     limit, offset = page_bounds(limit, offset)
-    if sort not in ("date", "relevance"):
-        raise QueryError(f'sort must be "date" or "relevance", not "{sort}"')
     field_filter = _field_filter(field) if field else None
     terms = query_terms(query) if query else []
     hits = _with_facets(archive, {"status": status, "project": project, "type": type,
@@ -263,9 +256,6 @@ def _with_facets(archive: Archive, wanted: dict[str, str | None]) -> list[Record
 
 def get_record(archive: Archive, id: str) -> dict[str, Any]:
     """Every key of one record, body included. Raises QueryError for no match or several."""
-    if not isinstance(id, str) or not id.strip():
-        raise QueryError("id is required: a full id, short id, ref or slug "
-                         "(use search_records to find ids)")
     try:
         record = archive.get(id)
     except LookupFailed as exc:
@@ -289,14 +279,14 @@ def _in_project(archive: Archive, project: str | None) -> list[Record]:
 def list_tags(archive: Archive, project: str | None = None,
               limit: int | None = None) -> dict[str, Any]:
     """Tags with their counts, most used first."""
-    limit, _ = page_bounds(limit, 0, DEFAULT_NAME_LIMIT, 1000)
+    limit, _ = page_bounds(limit, 0, DEFAULT_NAME_LIMIT)
     return _counted((t for r in _in_project(archive, project) for t in r.tags), limit, "tags")
 
 
 def list_authors(archive: Archive, project: str | None = None,
                  limit: int | None = None) -> dict[str, Any]:
     """Authors (from `authors` only) with their record counts, most active first."""
-    limit, _ = page_bounds(limit, 0, DEFAULT_NAME_LIMIT, 1000)
+    limit, _ = page_bounds(limit, 0, DEFAULT_NAME_LIMIT)
     records = _in_project(archive, project)
     return _counted((a for r in records for a in r.authors), limit, "authors")
 
@@ -309,13 +299,11 @@ def list_fields(archive: Archive) -> dict[str, Any]:
     }
 
 
-def due_reviews(archive: Archive, project: str | None = None, within: int = 30,
+def due_reviews(archive: Archive, project: str | None = None, within: int = DEFAULT_WITHIN,
                 all: bool = False, limit: int | None = None,
                 offset: int | None = None, today: dt.date | None = None) -> dict[str, Any]:
     """Decided records whose review is overdue or due within `within` days, soonest first."""
     limit, offset = page_bounds(limit, offset)
-    if isinstance(within, bool) or not isinstance(within, int) or within < 0:
-        raise QueryError(f"within must be a whole number of days (0 or more), not {within!r}")
     today = today or dt.date.today()
     horizon = today + dt.timedelta(days=within)
     dues, scheduled = facets_for(archive).scheduled(project or None)
@@ -358,9 +346,6 @@ def records_for_paths(archive: Archive, paths: list[str], limit: int | None = No
                       offset: int | None = None) -> dict[str, Any]:
     """Records whose `affects` match any of `paths`: those in force, and the rest."""
     limit, offset = page_bounds(limit, offset)
-    if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
-        raise QueryError('paths must be a non-empty list of repo-relative file paths, '
-                         'for example ["src/api/server.py"]')
     clean = [normalise_path(p) for p in paths]
     hits = [r for r in archive.records
             if r.affects.patterns and any(r.affects.matches(p) for p in clean)]

@@ -1,9 +1,10 @@
 """The MCP tools: one row per tool, each a query function with its published schemas.
 
-A tool here knows nothing of JSON-RPC: it is a name, a title, a description, an input and an
-output schema, and the function of `site_builder.query` that answers it. `arguments()`
-checks a call's arguments against the input schema before anything runs; `run()` calls the
-query. The server turns the outcome into protocol messages.
+A tool here knows nothing of JSON-RPC: it is a name, a title, a description and the
+function of `site_builder.query` that answers it; its input and output schemas come from
+the one declaration of the contract (`site_builder.contract`), which the CLI uses too.
+`arguments()` checks a call's arguments before anything runs; `run()` calls the query. The
+server turns the outcome into protocol messages.
 """
 
 from __future__ import annotations
@@ -13,17 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from site_builder import query
+from site_builder import contract, query
 from site_builder.archive.archive import Archive
-from site_builder.mcp import schema as s
+from site_builder.contract import ArgumentError
 from site_builder.mcp.protocol import at_least
+from site_builder.validate import Schema
 
-# Bounds of arguments; the query layer enforces the same ones for the CLI.
-_LIMIT = s.whole("Records per answer", 1, query.MAX_LIMIT, query.DEFAULT_LIMIT)
-_OFFSET = s.whole("Records to skip, for the next page", 0, 1_000_000, 0)
-_NAME_LIMIT = s.whole("Names per answer", 1, 1000, query.DEFAULT_NAME_LIMIT)
-_PROJECT = s.text("Project id (see list_projects)")
-_PAGED = {"limit": _LIMIT, "offset": _OFFSET}
+__all__ = ["BY_NAME", "TOOLS", "ArgumentError", "Tool", "arguments", "run"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,10 +34,16 @@ class Tool:
     name: str
     title: str
     description: str
-    input_schema: s.Schema
-    output_schema: s.Schema
     answer: Callable[..., dict[str, Any]]
     text: Callable[[Archive, dict[str, Any]], str] | None = None
+
+    @property
+    def input_schema(self) -> Schema:
+        return contract.input_schema(self.name)
+
+    @property
+    def output_schema(self) -> Schema:
+        return contract.OUTPUTS[self.name]
 
     def definition(self, version: str, open_world: bool) -> dict[str, Any]:
         """The tools/list entry for a client on protocol `version`.
@@ -61,22 +64,9 @@ class Tool:
         return out
 
 
-class ArgumentError(ValueError):
-    """Arguments that do not fit a tool's input schema; the message says what to change."""
-
-
 def arguments(tool: Tool, given: Any) -> dict[str, Any]:
-    """`given` checked against the tool's input schema. Raises ArgumentError."""
-    if given is None:
-        given = {}
-    if not isinstance(given, dict):
-        raise ArgumentError(f"The arguments of {tool.name} must be an object, "
-                            f"not {type(given).__name__}.")
-    given = s.integral(given, tool.input_schema)
-    found = s.problem(given, tool.input_schema, tool.name)
-    if found:
-        raise ArgumentError(found)
-    return given
+    """`given` checked against the tool's parameters. Raises ArgumentError."""
+    return contract.checked(tool.name, given)
 
 
 def run(tool: Tool, archive: Archive, given: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -91,33 +81,12 @@ def _markdown(archive: Archive, given: dict[str, Any]) -> str:
     return query.markdown_copy(archive, archive.get(given["id"]))
 
 
-_PROJECT_ITEM: s.Schema = {
-    "type": "object",
-    "required": ["id", "name", "description", "owners", "order", "records", "fields"],
-    "properties": {"id": {"type": "string"}, "name": {"type": "string"},
-                   "description": {"type": "string"}, "owners": s.STRINGS,
-                   "order": {"type": ["integer", "null"]},
-                   "records": {"type": "integer", "description": "How many records it holds"},
-                   "fields": {"type": "array", "items": s.FIELD}},
-}
-
-_FOR_PATHS: s.Schema = {
-    "type": "object",
-    "required": [*s.PAGE, "current", "historical"],
-    "properties": {**s.PAGE,
-                   "current": {"type": "array", "items": s.summary()},
-                   "historical": {"type": "array", "items": s.summary()}},
-}
-
 TOOLS: tuple[Tool, ...] = (
     Tool(
         "list_projects", "List projects",
         "Lists the projects of the archive in the site's order, each with its id, name, "
         "description, owners, number of records and its own custom fields. The project ids "
         "are what the project argument of other tools takes.",
-        s.arguments({}),
-        {"type": "object", "required": ["projects"],
-         "properties": {"projects": {"type": "array", "items": _PROJECT_ITEM}}},
         query.list_projects,
     ),
     Tool(
@@ -129,21 +98,6 @@ TOOLS: tuple[Tool, ...] = (
         "looking at title, description and tags, then the body. current_only keeps records "
         "in force: a current status and not superseded. Newest first, or best match first "
         "with sort \"relevance\". total counts every match; use offset for the next page.",
-        s.arguments({
-            "project": _PROJECT,
-            "type": s.text("Record type, the folder under the project: adr, rfc, ..."),
-            "status": s.text("Status such as proposed, accepted, implemented, superseded"),
-            "tag": s.text("A tag (see list_tags)"),
-            "author": s.text("An author (see list_authors)"),
-            "field": s.text("A custom field as name=value, for example risk=high", 400),
-            "query": s.text("Words that must all occur (title, description, tags or body)",
-                            500),
-            "current_only": s.flag("Only records in force"),
-            "sort": {"type": "string", "enum": ["date", "relevance"], "default": "date",
-                     "description": "date: newest first; relevance: best match for query"},
-            **_PAGED,
-        }),
-        s.page_of("records", s.summary()),
         query.search_records,
     ),
     Tool(
@@ -154,9 +108,6 @@ TOOLS: tuple[Tool, ...] = (
         "content is the record's Markdown copy: a YAML block, then the body. id may be a "
         "full id (build/adr/0008-build-beside-the-output-and-swap), a short id "
         "(build/adr/8), a ref (BUILD-ADR-0008) or the slug.",
-        s.arguments({"id": s.text("Full id, short id, ref or slug of the record", 500)},
-                    required=("id",)),
-        s.DETAIL,
         query.get_record,
         _markdown,
     ),
@@ -164,8 +115,6 @@ TOOLS: tuple[Tool, ...] = (
         "list_tags", "List tags",
         "Lists the tags records use with how many records use each, most used first, "
         "optionally within one project. The names are what search_records takes as tag.",
-        s.arguments({"project": _PROJECT, "limit": _NAME_LIMIT}),
-        s.counted("tags"),
         query.list_tags,
     ),
     Tool(
@@ -173,19 +122,12 @@ TOOLS: tuple[Tool, ...] = (
         "Lists the custom metadata fields the site declares (name, label, type, allowed "
         "values, unit, description) and, under projects, the fields each project adds. "
         "search_records filters on them with field \"name=value\".",
-        s.arguments({}),
-        {"type": "object", "required": ["fields", "projects"], "properties": {
-            "fields": {"type": "array", "items": s.FIELD},
-            "projects": {"type": "object", "additionalProperties": {
-                "type": "array", "items": s.FIELD}}}},
         query.list_fields,
     ),
     Tool(
         "list_authors", "List authors",
         "Lists the people named in records' authors (not deciders) with how many records "
         "each wrote, most first, optionally within one project.",
-        s.arguments({"project": _PROJECT, "limit": _NAME_LIMIT}),
-        s.counted("authors"),
         query.list_authors,
     ),
     Tool(
@@ -194,12 +136,6 @@ TOOLS: tuple[Tool, ...] = (
         "within the given number of days (default 30), soonest first. Each has review "
         "(due, reviewed, every), daysLeft (negative when overdue) and overdue. With all, "
         "every record with a schedule is listed.",
-        s.arguments({"project": _PROJECT,
-                     "within": s.whole("Days ahead to look", 0, 36_500, 30),
-                     "all": s.flag("Every scheduled record, due or not"), **_PAGED}),
-        s.page_of("records", s.summary(
-            review={**s.REVIEW, "type": "object"}, overdue={"type": "boolean"},
-            daysLeft={"type": "integer"})),
         query.due_reviews,
     ),
     Tool(
@@ -208,9 +144,6 @@ TOOLS: tuple[Tool, ...] = (
         "with each reviewer's state, the sign-off status (approved, pending or "
         "changes-requested), approvals counted against those required, and waitingOn: the "
         "reviewers still pending. With reviewer, only records waiting on that handle.",
-        s.arguments({"reviewer": s.text("A reviewer handle, with or without @"), **_PAGED}),
-        s.page_of("records", s.summary(reviewers={**s.REVIEWERS, "type": "object"},
-                                       rfcReview={**s.RFC_REVIEW, "type": "object"})),
         query.rfc_reviews,
     ),
     Tool(
@@ -220,13 +153,6 @@ TOOLS: tuple[Tool, ...] = (
         "force; historical holds the others (superseded, rejected, deprecated, and open "
         "proposals, which govern nothing yet). Paths are compared with the patterns, never "
         "read; paths that match nothing give empty lists.",
-        s.arguments({
-            "paths": {"type": "array", "minItems": 1, "maxItems": 256,
-                      "items": s.text("A path such as src/api/server.py", 1024),
-                      "description": "Repository-relative file or folder paths"},
-            **_PAGED,
-        }, required=("paths",)),
-        _FOR_PATHS,
         query.records_for_paths,
     ),
     Tool(
@@ -234,8 +160,6 @@ TOOLS: tuple[Tool, ...] = (
         "Lists every record that another record superseded, newest first, each with chain: "
         "the summaries of its replacements from the direct one to the end of the chain "
         "(the last one is where the lineage ends today).",
-        s.arguments(dict(_PAGED)),
-        s.page_of("records", s.summary(chain={"type": "array", "items": s.summary()})),
         query.list_superseded,
     ),
 )
