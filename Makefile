@@ -1,10 +1,12 @@
 # The two commands a new user runs: `make site` and `make test`.
-# Everything they need is installed here, into .venv (and Debian packages via apt-get).
+# Everything they need is installed here, into .venv (and Debian packages via apt-get):
+# `make site` installs only what building needs; the test tools come with `make test`.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+STAMP  := $(VENV)/.installed-site
+TOOLS  := $(VENV)/.installed-test
 N      ?= 10000
 
 .DEFAULT_GOAL := help
@@ -22,6 +24,10 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(TOOLS): pyproject.toml $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@
 
@@ -35,7 +41,7 @@ serve: $(STAMP)
 check: $(STAMP)
 	$(BIN)/site-builder check --strict --root example-site
 
-lint: $(STAMP)
+lint: $(TOOLS)
 	$(BIN)/ruff check .
 
 # Browser tests drive Debian's chromium; install it when it is missing.
@@ -47,10 +53,10 @@ system-deps:
 	  echo "installing a Java runtime for the HTML validator"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; }
 
-test: $(STAMP) system-deps lint
+test: $(TOOLS) system-deps lint
 	$(BIN)/python -m pytest -n 2 tests
 
-bench: $(STAMP)
+bench: $(TOOLS)
 	$(BIN)/python bench/run.py --records $(N)
 
 clean:
