@@ -23,11 +23,9 @@ from site_builder.archive.archive import Archive
 from site_builder.archive.loader import load_archive
 from site_builder.build.search import SearchIndex, terms
 from site_builder.build.site import build_site
+from tests import browsers
 from tests.conftest import EXAMPLE_SITE, TEST_OUTPUT
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 BASE = "/decisions/"
 SCREENSHOTS = TEST_OUTPUT / "screenshots"
 
@@ -95,7 +93,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        chromium = browsers.launch(playwright)
         yield chromium
         chromium.close()
 

@@ -9,19 +9,17 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from tests import browsers
 from tests.serve.conftest import DEADLINE, Serving, save
 
 RECORD = "content/demo/adr/0001-write-records-in-markdown.md"
 PAGE = "demo/adr/0001-write-records-in-markdown/"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path="/usr/bin/chromium",
-                                              args=CHROMIUM_ARGS, headless=True)
+        launched = browsers.launch(playwright)
         yield launched
         launched.close()
 
