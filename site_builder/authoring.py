@@ -11,41 +11,10 @@ import unicodedata
 from pathlib import Path
 
 from site_builder.archive.records import FILE_NAME
+from site_builder.archive.template import DESCRIPTION, RECORD_TEMPLATE
 from site_builder.config import SiteConfig
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
-
-RECORD_TEMPLATE = """\
----
-title: {title}
-status: {status}
-date: {date}
-description: {description}
-authors: {authors}
-deciders: []
-tags: []
----
-
-## Context and Problem Statement
-
-What is the problem, and why does it need a decision now? Link related records with
-relative links, e.g. `[the earlier decision](../adr/0001-example.md)`.
-
-## Considered Options
-
-1. Option one
-2. Option two
-
-## Decision Outcome
-
-Chosen option: "…", because …
-
-## Consequences
-
-- Good, because …
-- Bad, because …
-"""
-
 
 class NewRecordError(Exception):
     """A record that `new` refuses to write; the message says why."""
@@ -118,7 +87,7 @@ def new_record(config: SiteConfig, project: str, type_name: str, title: str,
         title=json.dumps(title.strip(), ensure_ascii=False),
         status=status,
         date=(today or dt.date.today()).isoformat(),
-        description=json.dumps("One line: what was decided, and why.", ensure_ascii=False),
+        description=json.dumps(DESCRIPTION, ensure_ascii=False),
         authors=json.dumps([author] if author else [], ensure_ascii=False),
     )
     try:

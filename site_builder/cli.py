@@ -138,9 +138,16 @@ def cmd_check(args: argparse.Namespace) -> int:
     errors = sum(f.level == "error" for f in findings)
     warnings = len(findings) - errors
     if findings and args.format == "text":
-        print(f"{errors} error(s), {warnings} warning(s) in {len(archive.records)} records",
+        files = len({f.path for f in findings})
+        print(f"{plural(errors, 'error')}, {plural(warnings, 'warning')} in "
+              f"{plural(files, 'file')} ({plural(len(archive.records), 'record')} read)",
               file=sys.stderr)
     return ARCHIVE_ERRORS if errors else OK
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 error`, `2 errors`, `0 warnings`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _print_json(value: object) -> None:
@@ -155,13 +162,30 @@ def cmd_search(args: argparse.Namespace) -> int:
         _print_json(result)
         return OK
     rows = [(r["ref"], r["status"], r["date"], r["title"]) for r in result["records"]]
+    if not result["total"]:
+        print("No records match" + (f" {' and '.join(_described(given))}" if given else "")
+              + "; try fewer words or filters, or list everything with: site-builder search",
+              file=sys.stderr)
+        return OK
+    if not rows:
+        print(f"{plural(result['total'], 'record')} match, none from --offset "
+              f"{result['offset']} on", file=sys.stderr)
+        return OK
     print_table(("REF", "STATUS", "DATE", "TITLE"), rows)
     shown = len(rows)
     offset = result["offset"]
-    print(f"{shown} of {result['total']} record(s)"
+    print(f"{shown} of {plural(result['total'], 'record')}"
           + (f"; next page: --offset {offset + shown}"
              if offset + shown < result["total"] else ""), file=sys.stderr)
     return OK
+
+
+def _described(given: dict[str, object]) -> list[str]:
+    """The search's words and filters as a person reads them: `"cahce"`, `status=proposed`."""
+    out = [f'"{given["query"]}"'] if given.get("query") else []
+    out += [f"{name}={value}" for name, value in given.items()
+            if name not in ("query", "limit", "offset", "sort")]
+    return out
 
 
 def print_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
@@ -175,7 +199,14 @@ def print_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 def cmd_show(args: argparse.Namespace) -> int:
     given = contract.checked("get_record", {"id": args.id})
     archive = archive_for_queries(args)
-    result = query.get_record(archive, **given)
+    try:
+        result = query.get_record(archive, **given)
+    except query.QueryError as exc:
+        if exc.lookup is None or not exc.lookup.missing:
+            raise
+        fail(f"{exc.lookup.without_hint} Find records with: site-builder search WORDS "
+             "(or --tag, --status, --project)")
+        return ARCHIVE_ERRORS
     if args.json:
         _print_json(result)
         return OK

@@ -24,7 +24,14 @@ from site_builder.textindex import terms as query_terms
 
 
 class QueryError(ValueError):
-    """An argument a query cannot use; the message says how to correct it."""
+    """An argument a query cannot use; the message says how to correct it.
+
+    `lookup` is set when the argument named no record or several (get_record's id).
+    """
+
+    def __init__(self, message: str, lookup: LookupFailed | None = None) -> None:
+        super().__init__(message)
+        self.lookup = lookup
 
 
 # ---- records as JSON ------------------------------------------------------------------------
@@ -259,7 +266,7 @@ def get_record(archive: Archive, id: str) -> dict[str, Any]:
     try:
         record = archive.get(id)
     except LookupFailed as exc:
-        raise QueryError(str(exc)) from None
+        raise QueryError(str(exc), exc) from None
     return detail(archive, record)
 
 

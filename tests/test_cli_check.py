@@ -26,7 +26,7 @@ def test_text_lines_name_file_line_and_level(fixture_archive: Callable[[str], Pa
     assert result.stderr.splitlines() == [
         f"{LINKS}:8: error: link to a missing record: ../rfc/0001-missing.md",
         f"{LINKS}:10: warning: link to a file that does not exist: diagram.png",
-        "1 error(s), 1 warning(s) in 2 records",
+        "1 error, 1 warning in 1 file (2 records read)",
     ]
 
 
@@ -77,7 +77,7 @@ def test_warnings_alone_pass_unless_strict(fixture_archive: Callable[[str], Path
     strict = run_cli("check", "--strict", cwd=root)
     assert strict.returncode == 1
     assert [line.split(": ")[1] for line in strict.stderr.splitlines()[:-1]] == ["error"] * 5
-    assert strict.stderr.splitlines()[-1] == "5 error(s), 0 warning(s) in 2 records"
+    assert strict.stderr.splitlines()[-1] == "5 errors, 0 warnings in 2 files (2 records read)"
     github = run_cli("check", "--strict", "--format", "github", cwd=root)
     assert github.returncode == 1
     assert all(line.startswith("::error ") for line in github.stdout.splitlines())

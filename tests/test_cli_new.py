@@ -59,6 +59,14 @@ def test_new_prints_the_path_of_a_record_that_check_accepts(
                     "## Decision Outcome", "## Consequences"):
         assert f"\n{section}\n" in text
     (root / "content/sre/rfc/0002-z.md").unlink()  # the fixture's duplicate number
+    assert run_cli("check", cwd=root).returncode == 0
+    # The template's own sentences are warnings until the author writes the record.
+    assert run_cli("check", "--strict", cwd=root).returncode == 1
+    path = root / "content/sre/adr/0006-use-error-budgets.md"
+    written = (text.replace("One line: what was decided, and why.", "Page on budget burn.")
+               .replace("What is the problem, and why does it need a decision now?", "Why?")
+               .replace('Chosen option: "…", because …', "Budgets, because they measure."))
+    path.write_text(written, encoding="utf-8")
     check = run_cli("check", "--strict", cwd=root)
     assert (check.returncode, check.stderr) == (0, "")
 

@@ -52,7 +52,19 @@ class SignOff:
 
 
 class LookupFailed(LookupError):
-    """An id, short id, ref or slug that names no record, or more than one."""
+    """An id, short id, ref or slug that names no record, or more than one.
+
+    `missing` is true when it names none. The message ends with the hint an agent needs
+    (`Use search_records to find ids.`); `without_hint` is the message for front ends that
+    give their own.
+    """
+
+    HINT = "Use search_records to find ids."
+
+    def __init__(self, message: str, missing: bool = False) -> None:
+        super().__init__(f"{message} {self.HINT}" if missing else message)
+        self.without_hint = message
+        self.missing = missing
 
 
 def lookup_keys(project: str, kind: str, number: str, slug: str) -> set[str]:
@@ -159,7 +171,7 @@ class Archive:
             return self.by_id[found[0]]
         if found:
             raise LookupFailed(f'"{reference}" is ambiguous: {", ".join(found)}.')
-        raise LookupFailed(f'No record matches "{reference}". Use search_records to find ids.')
+        raise LookupFailed(f'No record matches "{reference}".', missing=True)
 
     def resolve(self, reference: str) -> Record | None:
         """The record `reference` names, or None when it names none or several."""

@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from site_builder.archive import template
 from site_builder.archive.archive import Archive, lookup_key, lookup_keys
 from site_builder.archive.findings import Finding
 from site_builder.archive.links import content_root, escapes, is_local, local_path
@@ -29,7 +30,23 @@ def record_checks(archive: Archive, records: Iterable[Record]) -> list[Finding]:
     for record in records:
         findings.extend(_references(archive, record, broken))
         findings.extend(_links(archive, record, content, broken))
+        findings.extend(_placeholders(record))
     return findings
+
+
+def _placeholders(record: Record) -> Iterator[Finding]:
+    """Text of `site-builder new`'s template that the author never replaced."""
+    if record.description == template.DESCRIPTION:
+        yield Finding(record.path, record.line_of("description"), "warning",
+                      "'description' is still the template's placeholder: say in one line "
+                      "what was decided, and why")
+    body = record.body
+    for placeholder in template.BODY_PLACEHOLDERS:
+        at = body.find(placeholder)
+        if at != -1:
+            yield Finding(record.path, record.body_line + body.count("\n", 0, at), "warning",
+                          "this is still the template's placeholder text: replace it with "
+                          "what this record says")
 
 
 def _unreadable(archive: Archive) -> dict[str, Path]:

@@ -266,9 +266,20 @@ def field_values(declared: Sequence[FieldDef], values: dict[str, Any]) -> tuple[
         label, description = _shown(definition)
         text = field_text(values[definition.name])
         if definition.unit:
-            text = f"{text} {definition.unit}"
+            text = f"{text} {unit_for(values[definition.name], definition.unit)}"
         out.append(FieldValue(label, text, description))
     return tuple(out)
+
+
+def unit_for(value: Any, unit: str) -> str:
+    """`unit` as it reads after `value`: units are declared in the plural (`days`), and one
+    of them is singular (`1 day`). Units that are no English plural (`EUR`, `ms`, `class`)
+    stay as written."""
+    single = (isinstance(value, (int, float)) and not isinstance(value, bool)
+              and abs(value) == 1)
+    if single and len(unit) > 2 and unit.endswith("s") and not unit.endswith("ss"):
+        return unit[:-1]
+    return unit
 
 
 @functools.lru_cache(maxsize=256)

@@ -59,7 +59,7 @@ def test_check_reports_source_problems_at_the_files_that_hold_them(tmp_path, ori
         "rejected, superseded)",
         "shared/platform/adr/0001-python.md:1: warning: missing 'description': add a one-line "
         "summary",
-        "1 error(s), 1 warning(s) in 4 records",
+        "1 error, 1 warning in 2 files (4 records read)",
     ]
 
 
