@@ -25,15 +25,13 @@ from site_builder.archive.origins import ContentRoot
 from site_builder.archive.records import FILE_NAME, Record, RecordContext, parse_record
 from site_builder.config import SiteConfig, load_config, parse_fields, read_yaml_mapping
 from site_builder.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
+from site_builder.site_paths import RESERVED_FOLDERS
 from site_builder.sources.resolve import FailedClones
 from site_builder.sources.resolve import content_roots as resolve_content_roots
 
 __all__ = ["ContentRoot", "LoaderCache", "load_archive", "reload_records"]
 
 PROJECT_FILE = "_project.yml"
-# Top-level folders of the built site that are not projects (build/urls.py lays out the tag
-# and timeline pages and the theme assets there): a project of the same name would collide.
-SITE_FOLDERS = frozenset({"assets", "tags", "timeline"})
 _PROJECT_KEYS = {"name", "description", "owners", "order", "fields"}
 
 
@@ -170,7 +168,7 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
                                                (content, folder)))
                 continue
             owners[project_id] = (content, folder)
-            if project_id in SITE_FOLDERS:
+            if project_id in RESERVED_FOLDERS:
                 findings.append(Finding(folder, 1, "error", (
                     f"project folder '{project_id}' has the name of the site's own "
                     f"{project_id}/ pages; rename the folder")))

@@ -25,15 +25,10 @@ from site_builder.build.agents import agents_md
 from site_builder.build.feeds import atom_feed, robots_txt, sitemap
 from site_builder.build.schema import decisions_schema
 from site_builder.build.urls import Urls, encode_path
+from site_builder.site_paths import AGENTS, DECISIONS, FEED, LLMS, LLMS_FULL, SCHEMA, SITEMAP
 
 Write = Callable[[str, "str | bytes | Iterable[bytes]"], None]
 
-DECISIONS = "decisions.json"
-SCHEMA = "decisions.schema.json"
-LLMS = "llms.txt"
-LLMS_FULL = "llms-full.txt"
-AGENTS = "AGENTS.md"
-SITEMAP = "sitemap.xml"
 
 
 def write_artifacts(archive: Archive, urls: Urls, write: Write,
@@ -69,8 +64,8 @@ def write_artifacts(archive: Archive, urls: Urls, write: Write,
     if wanted(AGENTS):
         write(AGENTS, agents_md(archive, urls))
         written += 1
-    if wanted("feed.xml"):
-        write("feed.xml", atom_feed(archive, urls))
+    if wanted(FEED):
+        write(FEED, atom_feed(archive, urls))
         written += 1
     site_map = sitemap(archive, urls, html_pages) if wanted(SITEMAP) else None
     if site_map is not None:

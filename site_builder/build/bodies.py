@@ -30,6 +30,7 @@ from site_builder.build.markdown import BodyRenderer, RenderedBody
 from site_builder.build.parallel import Results, process_map
 from site_builder.build.theme import builtin_folder
 from site_builder.build.urls import Urls
+from site_builder.site_paths import pages_by_source
 
 CACHE_FORMAT = "1"
 _RENDERER_PACKAGES = ("markdown", "pygments", "pymdown-extensions", "nh3")
@@ -200,7 +201,7 @@ def render_bodies(archive: Archive, cache: BodyCache | None,
         keys[record.id] = key
         if cache is None or not cache.has(key):
             todo.append((record.id, Urls.record_page(record), str(record.path), body))
-    pages = {str(r.path): Urls.record_page(r) for r in archive.records}
+    pages = pages_by_source(archive.records)
     results = process_map(_render, todo, jobs, initializer=_start, initargs=(pages,))
     bodies = RenderedBodies(keys, cache, {}, (job[0] for job in todo), results)
     return bodies, BodyStats(rendered=len(todo), cached=len(keys) - len(todo))

@@ -13,10 +13,9 @@ from xml.sax.saxutils import escape, quoteattr
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
 from site_builder.build.urls import Urls, encode_path
+from site_builder.site_paths import FEED, NOT_FOUND_PAGE, SITEMAP
 
 FEED_ENTRIES = 50
-FEED = "feed.xml"
-SITEMAP = "sitemap.xml"
 
 
 def _stamp(day: dt.date) -> str:
@@ -105,7 +104,7 @@ def sitemap(archive: Archive, urls: Urls, html_pages: Iterable[str]) -> str | No
     out = ['<?xml version="1.0" encoding="utf-8"?>',
            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
     for page in sorted(set(html_pages)):
-        if page == "404.html":
+        if page == NOT_FOUND_PAGE:
             continue
         location = urls.absolute(encode_path(page))
         last = modified.get(page)

@@ -25,6 +25,7 @@ from site_builder.archive.links import attachment, is_local, local_path, split_t
 from site_builder.archive.links import content_root as _content_root
 from site_builder.archive.records import Record
 from site_builder.build.urls import Urls
+from site_builder.site_paths import pages_by_source
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +81,7 @@ class SourceLinks:
 
     @classmethod
     def of(cls, archive: Archive) -> SourceLinks:
-        return cls({str(r.path): Urls.record_page(r) for r in archive.records})
+        return cls(pages_by_source(archive.records))
 
     def __call__(self, origin: Origin, target: str) -> Resolved | None:
         """Where `target`, written in the body from `origin`, points in the output; None when

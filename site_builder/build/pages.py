@@ -21,14 +21,13 @@ from site_builder.build import views
 from site_builder.build.search import MANIFEST, SearchIndex
 from site_builder.build.theme import Theme
 from site_builder.build.urls import Urls, encode_path
+from site_builder.site_paths import AGENTS, DECISIONS, FEED, LLMS, NOT_FOUND_PAGE, SEARCH_PAGE
 
 if TYPE_CHECKING:
     from site_builder.build.markdown import RenderedBody
 
 # Not "search/": a project folder may be called that (the benchmark archive has one), and a
 # root file name with an extension can never meet a project id.
-SEARCH_PAGE = "search.html"
-NOT_FOUND_PAGE = "404.html"
 RECENT = 12
 
 # Every page satisfies this policy: no inline script or style anywhere, and search fetches
@@ -192,8 +191,8 @@ class SitePages:
         # than by one template call each.
         self.site_wide = {
             "home": Urls.HOME_PAGE, "timeline": Urls.TIMELINE_PAGE, "tags": Urls.TAGS_PAGE,
-            "search": SEARCH_PAGE, "feed": "feed.xml", "llms": "llms.txt",
-            "decisions": "decisions.json", "agents": "AGENTS.md",
+            "search": SEARCH_PAGE, "feed": FEED, "llms": LLMS,
+            "decisions": DECISIONS, "agents": AGENTS,
             "css": published["site.css"], "js": published["site.js"],
             "favicon": published["favicon.svg"],
         }
@@ -252,7 +251,7 @@ class SitePages:
         # Jinja looks `nav.home` up as an attribute first.
         nav = SimpleNamespace(
             **self._site_wide_links(here, server_paths),
-            markdown=self._one_link(here, context.pop("markdown_copy", "llms.txt"),
+            markdown=self._one_link(here, context.pop("markdown_copy", LLMS),
                                     server_paths))
         canonical = self.urls.absolute(_encoded(here))
         listed_row = partial(self._listed.html, link)

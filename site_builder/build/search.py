@@ -35,8 +35,9 @@ from typing import Any
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
 from site_builder.build import views
+from site_builder.site_paths import SEARCH_DIR
 
-OUTPUT_DIR = "assets/search"
+OUTPUT_DIR = SEARCH_DIR
 MANIFEST = f"{OUTPUT_DIR}/manifest.json"
 FORMAT = 1
 

@@ -19,7 +19,7 @@ from site_builder.archive.archive import Archive
 from site_builder.archive.findings import Finding, has_errors
 from site_builder.archive.loader import LoaderCache, load_archive
 from site_builder.build import pages
-from site_builder.build.artifacts import SITEMAP, write_artifacts
+from site_builder.build.artifacts import write_artifacts
 from site_builder.build.bodies import RenderedBodies, environment_key, render_bodies
 from site_builder.build.body_cache import BodyCache
 from site_builder.build.links import content_root
@@ -34,6 +34,7 @@ from site_builder.build.stamp import (
 )
 from site_builder.build.urls import Urls
 from site_builder.config import SiteConfig, load_config
+from site_builder.site_paths import SITEMAP
 
 # progress(stage, done, total): called now and then while a build runs.
 Progress = Callable[[str, int, int], None]

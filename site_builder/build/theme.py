@@ -17,10 +17,11 @@ from pathlib import Path
 import jinja2
 
 import site_builder
+from site_builder.site_paths import ASSETS
 
 TEMPLATES = "templates"
 THEME = "theme"
-ASSETS_DIR = "assets"
+ASSETS_DIR = ASSETS
 # Theme files that are published at the site root under their own name (browsers and
 # crawlers look for them there) rather than fingerprinted under assets/.
 ROOT_FILES = frozenset({"favicon.svg"})

@@ -1,26 +1,19 @@
-"""Where every output file lives, and links between them.
+"""Links between the files of the site (whose places `site_paths` says).
 
-Paths are POSIX and relative to the site root (`build/adr/0001-x/index.html`). Pages link to
-each other with relative URLs, so a site works under any `base` and without `url`; absolute
-URLs (feed, sitemap, llms.txt with `url` set) are `url + base + path`.
+Pages link to each other with relative URLs, so a site works under any `base` and without
+`url`; absolute URLs (feed, sitemap, llms.txt with `url` set) are `url + base + path`.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from site_builder.archive.records import Record
+from site_builder import site_paths
 from site_builder.config import SiteConfig
+from site_builder.site_paths import tag_slug, url_path
 
-
-def tag_slug(tag: str) -> str:
-    """A URL-safe folder name for a tag (`Data Model` → `data-model`)."""
-    text = unicodedata.normalize("NFKC", tag).casefold()
-    slug = re.sub(r"[^\w.-]+", "-", text).strip("-.")
-    return slug or "tag"
+__all__ = ["Urls", "encode_path", "tag_slug"]
 
 
 def encode_path(path: str) -> str:
@@ -34,29 +27,14 @@ class Urls:
 
     config: SiteConfig
 
-    # ---- output paths (relative to the site root) ----------------------------------------
-
-    @staticmethod
-    def record_page(record: Record) -> str:
-        return f"{record.id}/index.html"
-
-    @staticmethod
-    def record_markdown(record: Record) -> str:
-        return f"{record.id}.md"
-
-    @staticmethod
-    def project_page(project_id: str) -> str:
-        return f"{project_id}/index.html"
-
-    @staticmethod
-    def tag_page(tag: str) -> str:
-        return f"tags/{tag_slug(tag)}/index.html"
-
-    # These folders are reserved: archive.loader.SITE_FOLDERS makes `check` refuse projects
-    # with their names.
-    TAGS_PAGE = "tags/index.html"
-    TIMELINE_PAGE = "timeline/index.html"
-    HOME_PAGE = "index.html"
+    # The output paths, as the table in site_paths gives them.
+    record_page = staticmethod(site_paths.record_page)
+    record_markdown = staticmethod(site_paths.record_markdown)
+    project_page = staticmethod(site_paths.project_page)
+    tag_page = staticmethod(site_paths.tag_page)
+    TAGS_PAGE = site_paths.TAGS_PAGE
+    TIMELINE_PAGE = site_paths.TIMELINE_PAGE
+    HOME_PAGE = site_paths.HOME_PAGE
 
     # ---- links ----------------------------------------------------------------------------------
 
@@ -85,12 +63,8 @@ class Urls:
         """`url + base + path` (`index.html` dropped), or None when `url` is not set."""
         if not self.config.url:
             return None
-        if path == "index.html" or path.endswith("/index.html"):
-            path = path[: -len("index.html")]
-        return f"{self.config.url}{self.config.base}{path}"
+        return f"{self.config.url}{self.config.base}{url_path(path)}"
 
     def site_path(self, path: str) -> str:
         """`base + path`: the server-absolute path (for 404.html, which any URL may serve)."""
-        if path == "index.html" or path.endswith("/index.html"):
-            path = path[: -len("index.html")]
-        return f"{self.config.base}{path}"
+        return f"{self.config.base}{url_path(path)}"

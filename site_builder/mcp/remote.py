@@ -30,13 +30,14 @@ from site_builder.archive.published import (
 )
 from site_builder.archive.records import Record, split_front_matter
 from site_builder.mcp.source import Log, SourceError, log_to_stderr
+from site_builder.site_paths import DECISIONS, LLMS, LLMS_FULL
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_TTL = 30.0
 MB = 1024 * 1024
 # Size limits per file: the index of a very large archive fits in the first, a single
 # record in the second; llms-full.txt holds every body of the archive.
-LIMITS = {"decisions.json": 64 * MB, "llms.txt": 16 * MB, "llms-full.txt": 512 * MB}
+LIMITS = {DECISIONS: 64 * MB, LLMS: 16 * MB, LLMS_FULL: 512 * MB}
 MD_LIMIT = 4 * MB
 # Markdown copies kept in memory; older ones are fetched again when asked for.
 _MAX_CACHED_COPIES = 2000

@@ -15,13 +15,12 @@ from collections.abc import Collection, Iterable
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
-from site_builder.build import artifacts, search
-from site_builder.build.feeds import FEED, SITEMAP
+from site_builder.build import search
 from site_builder.build.urls import Urls
+from site_builder.site_paths import AGENTS, DECISIONS, FEED, LLMS, LLMS_FULL, SITEMAP
 
 # The agent files, which describe every record.
-AGENT_FILES = (artifacts.DECISIONS, artifacts.LLMS, artifacts.LLMS_FULL, artifacts.AGENTS,
-               FEED, SITEMAP)
+AGENT_FILES = (DECISIONS, LLMS, LLMS_FULL, AGENTS, FEED, SITEMAP)
 # The search index is rebuilt whole (its manifest stands for all its files), at about 0.7 ms
 # of CPU per record. Up to this many records it follows every edit; beyond, an edit would
 # hold the rebuild loop for seconds, so only full rebuilds refresh it.

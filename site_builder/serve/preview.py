@@ -43,6 +43,7 @@ from site_builder.serve.checked import Checked, check, recheck
 from site_builder.serve.events import Broadcaster
 from site_builder.serve.store import SiteStore
 from site_builder.serve.watcher import ChangeKind, Changes, Layout
+from site_builder.site_paths import url_path
 
 # A rebuild that changed more files than this reloads every open page: naming them all would
 # cost more than reloading the few pages that did not change.
@@ -286,9 +287,7 @@ class Preview:
         base = archive.config.base
         out = []
         for path in paths:
-            if path == "index.html" or path.endswith("/index.html"):
-                path = path[: -len("index.html")]
-            out.append(base + path)
+            out.append(base + url_path(path))
         return out
 
     def _say(self, message: str) -> None:

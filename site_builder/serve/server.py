@@ -29,6 +29,7 @@ from urllib.parse import unquote
 
 from site_builder.serve.events import Broadcaster, Message
 from site_builder.serve.store import SiteStore, Stored
+from site_builder.site_paths import NOT_FOUND_PAGE
 
 RESERVED = "__site-builder__"
 HEARTBEAT = 15.0  # seconds between comments on an idle event stream, to notice closed tabs
@@ -164,7 +165,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
     # ---- answers ------------------------------------------------------------------------------
 
     def _not_found(self) -> None:
-        page = self.server.store.get("404.html") or Stored(_NOT_FOUND, False)
+        page = self.server.store.get(NOT_FOUND_PAGE) or Stored(_NOT_FOUND, False)
         self._send(HTTPStatus.NOT_FOUND, CONTENT_TYPES[".html"], page)
 
     def _redirect(self, location: str) -> None:
