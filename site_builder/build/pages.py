@@ -18,6 +18,8 @@ from markupsafe import Markup, escape
 
 from site_builder.archive.archive import Archive
 from site_builder.build import views
+from site_builder.build.lineage import Lineage, Picture
+from site_builder.build.lineage_svg import svg as lineage_svg
 from site_builder.build.search import MANIFEST, SearchIndex
 from site_builder.build.theme import Theme
 from site_builder.build.urls import Urls, encode_path
@@ -186,6 +188,7 @@ class SitePages:
             urls=urls,
             assets=theme.published,
             csp=CONTENT_SECURITY_POLICY,
+            draw_lineage=_draw_lineage,
         )
         published = theme.published
         # Every page links to these; their links are worked out before rendering rather
@@ -209,6 +212,11 @@ class SitePages:
     def statuses(self) -> dict[str, views.StatusView]:
         """`views.status_views` of the config, which every record page needs."""
         return views.status_views(self.config)
+
+    @cached_property
+    def lineage(self) -> Lineage:
+        """The archive's supersede chains, worked out when a page first draws one."""
+        return Lineage(self.archive)
 
     @cached_property
     def rows(self) -> dict[str, views.Row]:
@@ -310,7 +318,8 @@ class SitePages:
             "project.html", Urls.project_page(project_id), project_id, project=project,
             groups=groups, total=len(listed), listing=True,
             counts=_project_counts(listed).get(project_id, _NO_RECORDS),
-            filters=views.filters(listed, self.config, ("status", "tag")))
+            filters=views.filters(listed, self.config, ("status", "tag")),
+            picture=self.lineage.project(project_id))
 
     def record(self, record_id: str) -> tuple[str, str]:
         record = self.archive.by_id[record_id]
@@ -320,7 +329,8 @@ class SitePages:
         return self._render(
             "record.html", row.page, record.project, r=row.summary, row=row, view=view,
             body=self.bodies[record_id], project=project,
-            project_page=Urls.project_page(record.project), markdown_copy=view.markdown)
+            project_page=Urls.project_page(record.project), markdown_copy=view.markdown,
+            picture=self.lineage.around(record))
 
     @cached_property
     def _tags(self) -> list[views.Tag]:
@@ -379,6 +389,11 @@ class SitePages:
 
 
 _NO_RECORDS = {"records": 0, "current": 0, "open": 0}
+
+
+def _draw_lineage(picture: Picture, link: Callable[[str], str]) -> Markup:
+    """`draw_lineage(picture, link)` in templates: the picture's SVG, links from this page."""
+    return Markup(lineage_svg(picture, link))
 
 
 def _html(page: Callable[[str], tuple[str, str]], key: str) -> str:
