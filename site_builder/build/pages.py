@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 
 from site_builder.archive.archive import Archive
 from site_builder.build import views
+from site_builder.build.diagrams import has_mermaid
 from site_builder.build.lineage import Lineage, Picture
 from site_builder.build.lineage_svg import svg as lineage_svg
 from site_builder.build.search import MANIFEST, SearchIndex
@@ -47,6 +48,11 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "base-uri 'self'",
     "form-action 'self'",
 ])
+# A page whose body holds a Mermaid diagram relaxes one directive, and only for styles:
+# Mermaid writes a `<style>` element and style attributes into every SVG it draws. Its script
+# still comes from the site itself (`script-src 'self'`, no eval).
+DIAGRAM_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+    "style-src 'self'", "style-src 'self' 'unsafe-inline'")
 
 
 def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Urls,
@@ -326,9 +332,12 @@ class SitePages:
         row = self.row(record_id)
         view = views.record_view(self.archive, record, row, self.statuses)
         project = self.archive.projects.get(record.project)
+        body = self.bodies[record_id]
+        diagrams = has_mermaid(body.html)
         return self._render(
             "record.html", row.page, record.project, r=row.summary, row=row, view=view,
-            body=self.bodies[record_id], project=project,
+            body=body, project=project, diagrams=diagrams,
+            csp=DIAGRAM_CONTENT_SECURITY_POLICY if diagrams else CONTENT_SECURITY_POLICY,
             project_page=Urls.project_page(record.project), markdown_copy=view.markdown,
             picture=self.lineage.around(record))
 
