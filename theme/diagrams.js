@@ -1,6 +1,6 @@
 /* site-builder: draws ```mermaid blocks with the Mermaid release shipped in the theme.
- * Loaded only by pages whose body holds such a block. Mermaid (a few megabytes) is fetched
- * when the first diagram comes near the viewport, and drawn with the page's colour scheme,
+ * Loaded only by pages whose body holds such a block. Mermaid (5.5 MB, half a second or more
+ * of main-thread work) is fetched only when a diagram is about to scroll into view, and drawn with the page's colour scheme,
  * again when the scheme changes. Without JavaScript, or when a diagram cannot be parsed,
  * the code block stays as it is. No inline code: the page's CSP allows only 'self' scripts. */
 (function () {
@@ -85,7 +85,7 @@
         watcher.disconnect();
         start();
       }
-    }, { rootMargin: "400px 0px" });
+    }, { rootMargin: "100px 0px" });
     items.forEach(function (item) { watcher.observe(item.pre); });
   } else {
     start();
