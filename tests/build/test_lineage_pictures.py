@@ -19,6 +19,7 @@ from site_builder.build.lineage import MAX_WIDTH, SPACING, Lineage
 from site_builder.build.lineage_svg import standalone_style
 from site_builder.build.site import build_site
 from site_builder.build.theme import Theme
+from site_builder.serve import affected
 from tests.conftest import run_cli
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -233,3 +234,15 @@ def test_the_standalone_colours_are_the_stylesheets_own(tmp_path: Path) -> None:
         assert f"{name}:" in light and f"{name}:" in dark, name
     with pytest.raises(ValueError, match="lineage pictures section"):
         standalone_style(":root { --text: #000; }")
+
+
+def test_serve_redraws_every_page_that_pictures_an_edited_record(tmp_path: Path) -> None:
+    root = write_archive(tmp_path / "archive")
+    before = load_archive(root)
+    fifth = root / "content" / "p" / "adr" / "0005-n5.md"
+    fifth.write_text(fifth.read_text("utf-8").replace("Decision number 5 ", "Renamed "), "utf-8")
+    after = load_archive(root)
+    touched = affected.touched(before, after, affected.edited(before, after))
+    # P-ADR-0006 replaced 4 beside 5: its page names 5 nowhere but in its picture.
+    assert {"p/adr/0004-n4/index.html", "p/adr/0006-n6/index.html", "p/index.html"} <= touched
+    assert "p/adr/0002-n2/index.html" not in touched
