@@ -19,7 +19,7 @@ import markdown
 from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
 
-__all__ = ["LANGUAGE", "MermaidFenceExtension", "has_mermaid", "mermaid_block"]
+__all__ = ["LANGUAGE", "MermaidFenceExtension", "diagram_policy", "has_mermaid", "mermaid_block"]
 
 LANGUAGE = "mermaid"
 
@@ -40,6 +40,14 @@ def has_mermaid(html: str) -> bool:
     """True when rendered body HTML holds a Mermaid block (`language-mermaid` code, or a
     `<pre lang="mermaid">` as cmark-gfm writes by default)."""
     return "mermaid" in html and _IN_HTML.search(html) is not None
+
+
+def diagram_policy(policy: str) -> str:
+    """`policy` (a Content-Security-Policy) as a page with a diagram needs it: inline styles
+    allowed, since Mermaid writes a `<style>` element and style attributes into every SVG it
+    draws. Nothing else changes: its script still comes from the site (`script-src 'self'`,
+    no eval)."""
+    return policy.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
 
 
 def mermaid_block(source: str) -> str:

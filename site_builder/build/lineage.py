@@ -12,9 +12,8 @@ Graphviz DOT. Nothing here writes HTML.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cached_property
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
@@ -266,14 +265,9 @@ class Lineage:
             edges.append(Edge("supersedes", source, target,
                               tuple((px + dx, py + dy) for px, py in points)))
 
-    @cached_property
-    def project_ids(self) -> tuple[str, ...]:
-        """Projects with at least one record in a chain."""
-        return tuple(sorted({self.archive.by_id[i].project for i in self.chain_of}))
-
 
 def _groups(wanted: list[int], pairs: list[tuple[str, str]], chain_of: dict[str, int],
-            block) -> list[list[int]]:
+            block: Callable[[int], _Block]) -> list[list[int]]:
     """The chains split into groups joined by `related` pairs, newest group first; inside a
     group, chains in breadth-first order from its newest, so joined chains sit together."""
     around: dict[int, list[int]] = {i: [] for i in wanted}

@@ -15,9 +15,11 @@ import re
 from collections.abc import Callable
 from html import escape
 
+from markupsafe import Markup
+
 from site_builder.build.lineage import SPACING, Chain, Edge, Node, Picture
 
-__all__ = ["chains_text", "dot", "svg", "truncate"]
+__all__ = ["chains_text", "dot", "lineage_markup", "svg", "truncate"]
 
 PAD = 6
 LEGEND_LINE = 26
@@ -162,6 +164,12 @@ def _node(node: Node, href: str, dx: int, dy: int) -> str:
             f"{_mark(node.shape, x + 15, y + 47)}"
             f'<text class="lineage__status" x="{x + 25}" y="{y + 51}">'
             f"{escape(node.status.label)}</text></a>")
+
+
+def lineage_markup(picture: Picture, link: Callable[[str], str]) -> Markup:
+    """`draw_lineage(picture, link)` in templates: the picture's SVG for a page, as markup
+    (it is escaped here), with links made by the page's `link`."""
+    return Markup(svg(picture, link))
 
 
 # ---- legend ---------------------------------------------------------------------------------

@@ -18,9 +18,9 @@ from markupsafe import Markup, escape
 
 from site_builder.archive.archive import Archive
 from site_builder.build import views
-from site_builder.build.diagrams import has_mermaid
-from site_builder.build.lineage import Lineage, Picture
-from site_builder.build.lineage_svg import svg as lineage_svg
+from site_builder.build.diagrams import diagram_policy, has_mermaid
+from site_builder.build.lineage import Lineage
+from site_builder.build.lineage_svg import lineage_markup
 from site_builder.build.search import MANIFEST, SearchIndex
 from site_builder.build.theme import Theme
 from site_builder.build.urls import Urls, encode_path
@@ -48,11 +48,7 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "base-uri 'self'",
     "form-action 'self'",
 ])
-# A page whose body holds a Mermaid diagram relaxes one directive, and only for styles:
-# Mermaid writes a `<style>` element and style attributes into every SVG it draws. Its script
-# still comes from the site itself (`script-src 'self'`, no eval).
-DIAGRAM_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
-    "style-src 'self'", "style-src 'self' 'unsafe-inline'")
+DIAGRAM_CONTENT_SECURITY_POLICY = diagram_policy(CONTENT_SECURITY_POLICY)
 
 
 def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Urls,
@@ -194,7 +190,7 @@ class SitePages:
             urls=urls,
             assets=theme.published,
             csp=CONTENT_SECURITY_POLICY,
-            draw_lineage=_draw_lineage,
+            draw_lineage=lineage_markup,
         )
         published = theme.published
         # Every page links to these; their links are worked out before rendering rather
@@ -398,11 +394,6 @@ class SitePages:
 
 
 _NO_RECORDS = {"records": 0, "current": 0, "open": 0}
-
-
-def _draw_lineage(picture: Picture, link: Callable[[str], str]) -> Markup:
-    """`draw_lineage(picture, link)` in templates: the picture's SVG, links from this page."""
-    return Markup(lineage_svg(picture, link))
 
 
 def _html(page: Callable[[str], tuple[str, str]], key: str) -> str:
