@@ -9,8 +9,14 @@ STAMP  := $(VENV)/.installed-site
 TOOLS  := $(VENV)/.installed-test
 N      ?= 10000
 
+# The Mermaid release the theme ships (theme/mermaid.min.js, from the npm package's dist/).
+# `make mermaid` fetches it again and refuses a file whose SHA-256 differs from this pin; to
+# upgrade, set both: make mermaid MERMAID_VERSION=x.y.z MERMAID_SHA256=<the new file's hash>.
+MERMAID_VERSION ?= 12.3.0
+MERMAID_SHA256  ?= 336df803d87a38b70a01e736e666c8f7601d2ce42f5e47c8fafe5d721074b9a3
+
 .DEFAULT_GOAL := help
-.PHONY: help site serve test check lint bench system-deps clean
+.PHONY: help site serve test check lint bench system-deps clean mermaid mermaid-verify
 
 help:
 	@echo "make site    build example-site/ into example-site/_site"
@@ -18,6 +24,7 @@ help:
 	@echo "make test    lint and run every test (installs what the tests need)"
 	@echo "make check   validate example-site with site-builder check --strict"
 	@echo "make bench   speed and memory against Hugo and MkDocs (N=$(N) records)"
+	@echo "make mermaid fetch the pinned Mermaid release from npm into theme/ (checks its SHA-256)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +65,22 @@ test: $(TOOLS) system-deps lint
 
 bench: $(TOOLS)
 	$(BIN)/python bench/run.py --records $(N)
+
+mermaid:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  (cd "$$tmp" && npm pack --silent mermaid@$(MERMAID_VERSION) >/dev/null && \
+	   tar xzf mermaid-$(MERMAID_VERSION).tgz package/dist/mermaid.min.js package/LICENSE) && \
+	  got=$$(sha256sum "$$tmp/package/dist/mermaid.min.js" | cut -d' ' -f1) && \
+	  if [ "$$got" != "$(MERMAID_SHA256)" ]; then \
+	    echo "mermaid $(MERMAID_VERSION): dist/mermaid.min.js has SHA-256 $$got, not the pinned $(MERMAID_SHA256)"; exit 1; fi && \
+	  cp "$$tmp/package/dist/mermaid.min.js" theme/mermaid.min.js && \
+	  cp "$$tmp/package/LICENSE" theme/mermaid-LICENSE.txt && \
+	  echo "theme/mermaid.min.js is mermaid $(MERMAID_VERSION) ($$got)"
+
+mermaid-verify:
+	@echo "$(MERMAID_SHA256)  theme/mermaid.min.js" | sha256sum -c --quiet - && \
+	  grep -q 'version:"$(MERMAID_VERSION)"' theme/mermaid.min.js && \
+	  echo "theme/mermaid.min.js is mermaid $(MERMAID_VERSION)"
 
 clean:
 	rm -rf $(VENV) example-site/_site example-site/.site-builder tests/output

@@ -24,6 +24,7 @@ from site_builder.archive.findings import (
 from site_builder.archive.loader import load_archive
 from site_builder.authoring import NewRecordError, new_record
 from site_builder.build import command as build_command
+from site_builder.build import graph_command
 from site_builder.config import CONFIG_FILE, SiteConfig, load_config
 from site_builder.mcp import command as mcp_command
 from site_builder.mcp.source import SourceError
@@ -269,6 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
 # Commands that live in their own modules add themselves here (build, serve, mcp, …).
 EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]] = [
     build_command.register,
+    graph_command.register,
     register_sources,
     mcp_command.register,
     register_serve,

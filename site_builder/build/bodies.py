@@ -21,7 +21,7 @@ from pathlib import Path
 
 import site_builder
 from site_builder.archive.archive import Archive
-from site_builder.build import headings, inline_triggers
+from site_builder.build import diagrams, headings, inline_triggers
 from site_builder.build import links as links_module
 from site_builder.build import markdown as markdown_module
 from site_builder.build.body_cache import BodyCache
@@ -53,7 +53,7 @@ def environment_key(archive: Archive) -> str:
             digest.update(f"{package}={metadata.version(package)}\0".encode())
         except metadata.PackageNotFoundError:
             digest.update(f"{package}=?\0".encode())
-    for module in (markdown_module, links_module, headings, inline_triggers):
+    for module in (markdown_module, links_module, headings, inline_triggers, diagrams):
         digest.update(Path(module.__file__ or "").read_bytes())
     root = archive.config.root
     for folder in (builtin_folder("templates"), builtin_folder("theme"),

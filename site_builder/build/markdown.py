@@ -23,6 +23,7 @@ from markdown.treeprocessors import Treeprocessor
 from pygments.formatters import HtmlFormatter
 
 from site_builder.archive.records import Record
+from site_builder.build.diagrams import MermaidFenceExtension
 from site_builder.build.headings import HeadingsExtension, TocEntry
 from site_builder.build.inline_triggers import InlineTriggersExtension
 from site_builder.build.links import LinkResolver, Origin, SourceLinkExtension
@@ -137,7 +138,8 @@ class _TableAlignmentExtension(Extension):
 def _extensions(*own: Extension) -> tuple[list[Any], dict[str, Any]]:
     extensions: list[Any] = [
         "tables", "fenced_code", "codehilite", "footnotes", "sane_lists",
-        "pymdownx.tasklist", "pymdownx.tilde", _TableAlignmentExtension(), *own,
+        "pymdownx.tasklist", "pymdownx.tilde", _TableAlignmentExtension(),
+        MermaidFenceExtension(), *own,
         # Last: it looks at every inline pattern the others registered.
         InlineTriggersExtension(),
     ]

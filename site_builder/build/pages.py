@@ -18,6 +18,9 @@ from markupsafe import Markup, escape
 
 from site_builder.archive.archive import Archive
 from site_builder.build import views
+from site_builder.build.diagrams import diagram_policy, has_mermaid
+from site_builder.build.lineage import Lineage
+from site_builder.build.lineage_svg import lineage_markup
 from site_builder.build.search import MANIFEST, SearchIndex
 from site_builder.build.theme import Theme
 from site_builder.build.urls import Urls, encode_path
@@ -44,6 +47,7 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "base-uri 'self'",
     "form-action 'self'",
 ])
+DIAGRAM_CONTENT_SECURITY_POLICY = diagram_policy(CONTENT_SECURITY_POLICY)
 
 
 def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Urls,
@@ -185,6 +189,7 @@ class SitePages:
             urls=urls,
             assets=theme.published,
             csp=CONTENT_SECURITY_POLICY,
+            draw_lineage=lineage_markup,
         )
         published = theme.published
         # Every page links to these; their links are worked out before rendering rather
@@ -208,6 +213,11 @@ class SitePages:
     def statuses(self) -> dict[str, views.StatusView]:
         """`views.status_views` of the config, which every record page needs."""
         return views.status_views(self.config)
+
+    @cached_property
+    def lineage(self) -> Lineage:
+        """The archive's supersede chains, worked out when a page first draws one."""
+        return Lineage(self.archive)
 
     @cached_property
     def rows(self) -> dict[str, views.Row]:
@@ -304,17 +314,22 @@ class SitePages:
             "project.html", Urls.project_page(project_id), project_id, project=project,
             groups=groups, total=len(listed), listing=True,
             counts=_project_counts(listed).get(project_id, _NO_RECORDS),
-            filters=views.filters(listed, self.config, ("status", "tag")))
+            filters=views.filters(listed, self.config, ("status", "tag")),
+            picture=self.lineage.project(project_id))
 
     def record(self, record_id: str) -> tuple[str, str]:
         record = self.archive.by_id[record_id]
         row = self.row(record_id)
         view = views.record_view(self.archive, record, row, self.statuses)
         project = self.archive.projects.get(record.project)
+        body = self.bodies[record_id]
+        diagrams = has_mermaid(body.html)
         return self._render(
             "record.html", row.page, record.project, r=row.summary, row=row, view=view,
-            body=self.bodies[record_id], project=project,
-            project_page=Urls.project_page(record.project), markdown_copy=view.markdown)
+            body=body, project=project, diagrams=diagrams,
+            csp=DIAGRAM_CONTENT_SECURITY_POLICY if diagrams else CONTENT_SECURITY_POLICY,
+            project_page=Urls.project_page(record.project), markdown_copy=view.markdown,
+            picture=self.lineage.around(record))
 
     @cached_property
     def _tags(self) -> list[views.Tag]:

@@ -16,6 +16,7 @@ from collections.abc import Collection, Iterable
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
 from site_builder.build import search
+from site_builder.build.lineage import Lineage
 from site_builder.build.urls import Urls
 from site_builder.site_paths import AGENTS, DECISIONS, FEED, LLMS, LLMS_FULL, SITEMAP
 
@@ -62,6 +63,7 @@ def touched(before: Archive, after: Archive, changed: Collection[str]) -> set[st
             paths.update(listings(record))
         for record in _showing(archive, changed):
             paths.update(own_files(record))
+        paths.update(_pictured(archive, changed))
     if _lineage(before, changed) != _lineage(after, changed):
         for record in _chains_differ(before, after):
             paths.update(own_files(record))
@@ -100,6 +102,20 @@ def _showing(archive: Archive, changed: Collection[str]) -> Iterable[Record]:
             yield from (archive.by_id[i] for i in mentions(archive, record))
         elif not wanted.isdisjoint(mentions(archive, record)):
             yield record
+
+
+def _pictured(archive: Archive, changed: Collection[str]) -> set[str]:
+    """The pages whose lineage picture draws one of `changed`: every record page of its
+    chain, and the project page of each project with a record in it."""
+    lineage = Lineage(archive)
+    chains = {lineage.chain_of[i] for i in changed if i in lineage.chain_of}
+    out: set[str] = set()
+    for index in chains:
+        for record_id in lineage.chains[index]:
+            record = archive.by_id[record_id]
+            out.add(Urls.record_page(record))
+            out.add(Urls.project_page(record.project))
+    return out
 
 
 def _lineage(archive: Archive, changed: Collection[str]) -> list[tuple[object, ...]]:
