@@ -4,10 +4,11 @@ AGENTS.md, llms.txt and llms-full.txt are read by agents as instructions, so a s
 project's name or description, or a record's title, description or tags (all written by
 whoever opens a pull request) must not be able to add a heading, a list item or a link of
 their own. Every such value is written on one line, with the characters that could open a
-link (`[`, `]`, `<`), a code span (`` ` ``) or an entity as HTML character references, which
-CommonMark and llms.txt readers show as the characters themselves; a value that starts a line
-has its first character escaped the same way when it could open a block (`#`, `-`, `>`,
-`1.`, a fence, a table row).
+link (`[`, `]`, `<`), a code span (`` ` ``), an escape (`\\`) or an entity as HTML character
+references, which CommonMark and llms.txt readers show as the characters themselves; a value
+that starts a line has its first character escaped the same way when it could open a block
+(`#`, `-`, `>`, `1.`, a fence, a thematic break, a table row). Emphasis is left alone: it
+opens nothing.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import re
 __all__ = ["code", "inline", "line_start", "one_line"]
 
 _ENTITY_LIKE = re.compile(r"&(?=#|[A-Za-z0-9]+;)")
-_OPENERS = re.compile(r"[\[\]<`]")
-_BLOCK_START = re.compile(r"[#>*+=|~`-]|\d{1,9}[.)]")
+_OPENERS = re.compile(r"[\[\]<`\\]")
+_BLOCK_START = re.compile(r"[#>*+=|~`_:-]|\d{1,9}[.)]")
 
 
 def _reference(match: re.Match[str]) -> str:
