@@ -385,9 +385,18 @@ def _required_approvals(data: dict[str, Any], checker: _Checker) -> int | None:
     return approvals
 
 
+# Characters that end or split an address wherever it is written (robots.txt, the feed, HTML
+# attributes, llms.txt links): a `url` or `base` holding one could add lines or markup.
+_NOT_IN_ADDRESS = re.compile(r"[\s<>\"'`\\{}|^]")
+
+
 def _base(data: dict[str, Any], checker: _Checker) -> str:
     """`base` as `/` or `/sub/path/`, however it was written."""
     base = (_string(data, "base", checker, "/") or "/").strip("/")
+    if _NOT_IN_ADDRESS.search(base) or "?" in base or "#" in base:
+        checker.error("'base' must be a path such as /decisions/, without spaces, quotes, "
+                      "'?' or '#'", "base")
+        return "/"
     return f"/{base}/" if base else "/"
 
 
@@ -395,6 +404,9 @@ def _url(data: dict[str, Any], checker: _Checker) -> str | None:
     url = _string(data, "url", checker, None)
     if url and not url.startswith(("http://", "https://")):
         checker.error("'url' must start with http:// or https://", "url")
+        return None
+    if url and _NOT_IN_ADDRESS.search(url):
+        checker.error("'url' must be one address, without spaces, line breaks or quotes", "url")
         return None
     return url.rstrip("/") if url else None
 
