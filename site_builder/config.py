@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -10,6 +11,7 @@ from typing import Any
 
 from site_builder import yamlfile
 from site_builder.archive.findings import Finding
+from site_builder.confined import MAX_RECORD_BYTES, Refused, read_regular
 
 CONFIG_FILE = "site.yml"
 FIELD_TYPES = ("string", "number", "boolean", "date", "enum", "list")
@@ -197,14 +199,24 @@ class _Checker:
             self.error(f"unknown key '{name}' in {where}{extra}", *path, str(name))
 
 
-def read_yaml_mapping(path: Path) -> tuple[dict[str, Any], _Checker]:
+def read_yaml_mapping(path: Path, root: Path | None = None) -> tuple[dict[str, Any], _Checker]:
     """Read a YAML file that must hold a mapping (an empty file is an empty one).
 
+    The file is read only when it is a regular file that resolves inside `root` (default:
+    its own folder), so a `site.yml` or `_project.yml` that is a symlink to a file of the
+    machine, a FIFO or a device is an error at the file, never read.
     Returns the mapping ({} when unusable) and a checker holding the problems found so far.
     """
     checker = _Checker(path)
     try:
-        data, checker.lines = yamlfile.parse_with_lines(path.read_text(encoding="utf-8"))
+        raw = read_regular(path, MAX_RECORD_BYTES, root=path.parent if root is None else root)
+        text = raw.decode("utf-8")
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        data, checker.lines = yamlfile.parse_with_lines(text)
+    except Refused as exc:
+        checker.error(f"{path.name} {exc.reason}")
+        return {}, checker
     except yamlfile.YamlError as exc:
         checker.findings.append(Finding(path, exc.line, "error", exc.message))
         return {}, checker
@@ -374,9 +386,18 @@ def _required_approvals(data: dict[str, Any], checker: _Checker) -> int | None:
     return approvals
 
 
+# Characters that end or split an address wherever it is written (robots.txt, the feed, HTML
+# attributes, llms.txt links): a `url` or `base` holding one could add lines or markup.
+_NOT_IN_ADDRESS = re.compile(r"[\s<>\"'`\\{}|^]")
+
+
 def _base(data: dict[str, Any], checker: _Checker) -> str:
     """`base` as `/` or `/sub/path/`, however it was written."""
     base = (_string(data, "base", checker, "/") or "/").strip("/")
+    if _NOT_IN_ADDRESS.search(base) or "?" in base or "#" in base:
+        checker.error("'base' must be a path such as /decisions/, without spaces, quotes, "
+                      "'?' or '#'", "base")
+        return "/"
     return f"/{base}/" if base else "/"
 
 
@@ -384,6 +405,9 @@ def _url(data: dict[str, Any], checker: _Checker) -> str | None:
     url = _string(data, "url", checker, None)
     if url and not url.startswith(("http://", "https://")):
         checker.error("'url' must start with http:// or https://", "url")
+        return None
+    if url and _NOT_IN_ADDRESS.search(url):
+        checker.error("'url' must be one address, without spaces, line breaks or quotes", "url")
         return None
     return url.rstrip("/") if url else None
 
@@ -397,7 +421,7 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
     """
     root = root.resolve()
     path = root / CONFIG_FILE
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None, [Finding(path, 1, "error", f"no {CONFIG_FILE} in {root} "
                                                 "(run 'site-builder init' to create one)")]
     data, checker = read_yaml_mapping(path)

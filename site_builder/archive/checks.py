@@ -1,16 +1,29 @@
-"""Checks across records: references, supersede cycles, lineage and body links."""
+"""Checks across records: references, supersede cycles, lineage and body links, and the
+archive as a whole: folder names that pages are addressed by, and the override files of
+`templates/` and `theme/`."""
 
 from __future__ import annotations
 
 import os
+import re
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from site_builder.archive import template
+from site_builder.archive import attachments, template
 from site_builder.archive.archive import Archive, lookup_key, lookup_keys
 from site_builder.archive.findings import Finding
 from site_builder.archive.links import content_root, escapes, is_local, local_path
 from site_builder.archive.records import FILE_NAME, Record
+from site_builder.confined import Refused, inside, kind_of
+
+# The archive's own override folders (build/theme.py reads them); a file there is read only
+# when it is a regular file inside the archive.
+OVERRIDE_FOLDERS = ("templates", "theme")
+# A folder name is part of every page address below it, written as it is: it must be a URL
+# path segment without encoding (RFC 3986 `pchar` less `:`, `@` and `%`), so that no name
+# can become a scheme (`javascript:`), a query, a fragment or markup.
+_SEGMENT = re.compile(r"[\w.~!$&'()*+,;=-]+")
 
 
 def cross_check(archive: Archive) -> list[Finding]:
@@ -70,9 +83,10 @@ def _unreadable(archive: Archive) -> dict[str, Path]:
 
 
 def lineage_checks(archive: Archive) -> list[Finding]:
-    """The problems of the supersede graph as a whole: superseded records whose status still
-    says they are in force, and cycles."""
-    findings: list[Finding] = []
+    """The problems of the archive as a whole: superseded records whose status still says
+    they are in force, supersede cycles, folder names that cannot be URL path segments, and
+    override files that may not be read (checked on every `serve` edit too: all are cheap)."""
+    findings: list[Finding] = [*folder_checks(archive), *override_checks(archive.config.root)]
     for record in archive.records:
         successor = archive.superseded_by.get(record.id)
         if successor and record.status in archive.config.current_statuses:
@@ -136,6 +150,73 @@ def _links(archive: Archive, record: Record, content: set[Path],
         elif not target.exists():
             yield Finding(record.path, line, "warning",
                           f"link to a file that does not exist: {link.target}")
+        elif target.suffix != ".md" and target.is_file():
+            problem = _attachment_problem(target, content_root(record.path), link.target)
+            if problem is not None:
+                yield Finding(record.path, line, *problem)
+
+
+def _attachment_problem(path: Path, root: Path, written: str) -> tuple[str, str] | None:
+    """(level, message) for a linked file that is not published as it is, else None."""
+    found = attachments.kind(path)
+    if found == "html":
+        return "error", (f"link to {written}: HTML files are not published (a page on the "
+                         "site's own origin could run script there); publish it elsewhere and "
+                         "link to that, or attach a PDF")
+    if found == "other":
+        return "warning", (f"link to {written}: a {path.suffix or 'extensionless'} file is not "
+                           "published (only images, PDF, text and data files, and cleaned SVG "
+                           "are); the link is left as written")
+    if found == "svg":
+        try:
+            attachments.published_bytes(path, root)
+        except attachments.SvgRefused as exc:
+            return "error", f"link to {written}: this SVG cannot be published: it {exc}"
+        except Refused as exc:
+            return "error", f"link to {written}: the file {exc.reason}"
+    return None
+
+
+def folder_checks(archive: Archive) -> Iterator[Finding]:
+    """An error at each project or type folder whose name cannot be a URL path segment."""
+    folders = {p.path for p in archive.projects.values() if p.path is not None}
+    folders.update(r.path.parent for r in archive.records)
+    for folder in sorted(folders):
+        if not _SEGMENT.fullmatch(folder.name):
+            yield Finding(folder, 1, "error", (
+                f"folder name {folder.name!r} cannot be part of a web address as it is (every "
+                "page below it is addressed by it); rename it with letters, digits and "
+                "- _ . ~ only"))
+
+
+def override_checks(root: Path) -> Iterator[Finding]:
+    """An error at each entry of the archive's `templates/` and `theme/` folders that would
+    be read from outside the archive (a symlink out) or is not a regular file or folder."""
+    for name in OVERRIDE_FOLDERS:
+        folder = root / name
+        if not os.path.lexists(folder):
+            continue
+        entries = [str(folder)]
+        if folder.is_dir() and inside(folder, root):
+            for parent, folder_names, file_names in os.walk(folder):
+                entries.extend(os.path.join(parent, n) for n in folder_names + file_names)
+        for entry in sorted(entries):
+            problem = _override_problem(entry, root)
+            if problem is not None:
+                yield Finding(Path(entry), 1, "error", problem)
+
+
+def _override_problem(entry: str, root: Path) -> str | None:
+    if not inside(entry, root):
+        return (f"is a symlink to {os.path.realpath(entry)}, outside the archive; templates "
+                "and theme files are read only from inside it (replace the link with the file)")
+    try:
+        mode = os.stat(entry).st_mode
+    except OSError as exc:
+        return f"cannot be read ({(exc.strerror or str(exc)).lower()})"
+    if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+        return None
+    return f"is {kind_of(mode)}, not a file; templates and theme files must be regular files"
 
 
 def _inside(path: Path, folder: Path) -> bool:

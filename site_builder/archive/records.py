@@ -19,7 +19,7 @@ from site_builder.archive.affects import Affects
 from site_builder.archive.findings import Finding, Level
 from site_builder.archive.links import BodyLink, body_links
 from site_builder.archive.origins import Source
-from site_builder.archive.schedule import parse_every
+from site_builder.archive.schedule import add_interval, parse_every
 from site_builder.config import BUILT_IN_KEYS, FieldDef
 
 FILE_NAME = re.compile(r"^(\d{4,})-([^\s/\\]+)\.md$")
@@ -279,15 +279,35 @@ def _review(value: Any, problems: _Problems) -> tuple[str | None, dt.date | None
                               "{every: \"6 months\", reviewed: 2026-05-01}", "review")
         return None, None
     every: str | None = str(value["every"])
-    if parse_every(every) is None:  # type: ignore[arg-type]
+    # Length first: int() of thousands of digits raises, and no real interval needs more.
+    if len(every) > _MAX_EVERY_TEXT or parse_every(every) is None:  # type: ignore[arg-type]
+        shown = every if len(every) <= _MAX_EVERY_TEXT else f"{every[:_MAX_EVERY_TEXT]}…"
         problems.add("error", f"review 'every' must be N days, weeks, months or years, "
-                              f"not {every!r}", "review.every")
+                              f"not {shown!r}", "review.every")
         every = None
     for key in value:
         if key not in ("every", "reviewed"):
             problems.add("warning", f"unknown key '{key}' in 'review'", f"review.{key}")
     reviewed = value.get("reviewed")
     return every, (_date(reviewed, "review.reviewed", problems) if reviewed is not None else None)
+
+
+_MAX_EVERY_TEXT = 32
+
+
+def _due_in_range(every: str | None, start: dt.date | None, problems: _Problems) -> str | None:
+    """`every` when the review it schedules from `start` falls on a date the calendar holds;
+    None (with an error at `review.every`) when it would fall after the year 9999."""
+    parsed = parse_every(every) if every is not None else None
+    if parsed is None or start is None:
+        return every
+    try:
+        add_interval(start, *parsed)
+    except (OverflowError, ValueError):
+        problems.add("error", f"review 'every: {every}' from {start.isoformat()} falls due "
+                              "after the year 9999; give a shorter interval", "review.every")
+        return None
+    return every
 
 
 def _head(data: dict[Any, Any], ctx: RecordContext,
@@ -399,6 +419,7 @@ def parse_record(text: str, ctx: RecordContext) -> tuple[Record | None, list[Fin
              for key in ("authors", "deciders", "tags", "related", "supersedes", "affects")}
     reviewers = _reviewers(data.get("reviewers"), problems)
     superseded_by, approvals = _reference(data, problems), _approvals(data, problems)
+    every = _due_in_range(every, reviewed or date, problems)
     if title is None or status is None or date is None:
         return None, problems.items
     record = Record(

@@ -1,20 +1,34 @@
-"""AGENTS.md: what a coding agent should know before it uses the published archive."""
+"""AGENTS.md: what a coding agent should know before it uses the published archive.
+
+Every value from the archive (site title and description, project ids, names and
+descriptions, status names, the example record) goes through `agent_text`, so that content
+cannot add headings, list items or links of its own to the instructions agents follow.
+"""
 
 from __future__ import annotations
 
 from site_builder.archive.archive import Archive
-from site_builder.build.urls import Urls
+from site_builder.build.agent_text import code, inline, line_start
+from site_builder.build.urls import Urls, encode_path
 
 _PLACEHOLDER = "<site url>"
 
 
 def _where(urls: Urls, path: str) -> str:
-    """`path` as the agent should fetch it: absolute with `url` set, else site-relative."""
-    return urls.absolute(path) or path
+    """`path` as the agent should fetch it: absolute with `url` set, else site-relative;
+    percent-encoded, so that no `)` or space in a folder name ends a link early."""
+    encoded = encode_path(path)
+    return urls.absolute(encoded) or encoded
 
 
 def _names(items: list[str]) -> str:
-    return ", ".join(f"`{name}`" for name in items) if items else "none"
+    return ", ".join(code(name) for name in items) if items else "none"
+
+
+def _project_line(project_id: str, name: str, description: str) -> str:
+    """One list item of `## Projects`: the id as code, the name and description inline."""
+    about = f" ({inline(description)})" if description.strip() else ""
+    return f"- {code(project_id)}: {inline(name)}{about}"
 
 
 def agents_md(archive: Archive, urls: Urls) -> str:
@@ -23,20 +37,19 @@ def agents_md(archive: Archive, urls: Urls) -> str:
     current = [s.name for s in config.statuses if s.current]
     open_ = [s.name for s in config.statuses if s.open]
     decided = [s.name for s in config.statuses if not s.current and not s.open]
-    projects = "\n".join(
-        f"- `{p.id}`: {p.name}" + (f" ({p.description.strip()})" if p.description.strip() else "")
-        for p in archive.projects.values())
+    projects = "\n".join(_project_line(p.id, p.name, p.description)
+                         for p in archive.projects.values())
     example = archive.records[0] if archive.records else None
     example_md = _where(urls, urls.record_markdown(example)) if example else "<id>.md"
     lines = [
-        f"# {' '.join(config.title.split())}: instructions for coding agents",
+        f"# {inline(config.title)}: instructions for coding agents",
         "",
-        *([" ".join(config.description.split()), ""] if config.description.strip() else []),
+        *([line_start(config.description), ""] if config.description.strip() else []),
         f"This site publishes the decision records (ADRs, RFCs) of this organisation: "
         f"{len(archive.records)} records in {len(archive.projects)} project(s). A record states "
         "a decision, why it was taken and what it governs. Check the records before changing "
         "code they govern, and cite them by ref (for example "
-        f"`{example.ref if example else 'PROJECT-ADR-0001'}`).",
+        f"{code(example.ref if example else 'PROJECT-ADR-0001')}).",
         "",
         "## Which records are in force",
         "",
@@ -62,7 +75,8 @@ def agents_md(archive: Archive, urls: Urls) -> str:
         "`path` (HTML page) and `md` (Markdown copy), relative to the site root |",
         f"| [decisions.schema.json]({_where(urls, 'decisions.schema.json')}) | the JSON "
         "Schema of decisions.json |",
-        f"| `<id>.md`, e.g. [{example.id if example else '<id>'}.md]({example_md}) | one "
+        f"| `<id>.md`, e.g. [{inline(example.id) if example else '&lt;id&gt;'}.md]"
+        f"({example_md}) | one "
         "record: a YAML block (id, ref, title, status, date, …) then the body as written |",
         f"| [llms.txt]({_where(urls, 'llms.txt')}) | an index of the copies: records in force "
         "per project, everything else under Optional |",

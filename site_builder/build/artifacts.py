@@ -14,13 +14,13 @@ Formats, as published:
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Container, Iterable, Iterator
 from typing import Any
 
 from site_builder import query
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
+from site_builder.build.agent_text import inline, line_start, one_line
 from site_builder.build.agents import agents_md
 from site_builder.build.feeds import atom_feed, robots_txt, sitemap
 from site_builder.build.schema import decisions_schema
@@ -113,18 +113,11 @@ def decisions(archive: Archive, urls: Urls) -> dict[str, Any]:
 
 # ---- llms.txt and llms-full.txt ---------------------------------------------------------------
 
-_ENTITY_LIKE = re.compile(r"&(?=#|[A-Za-z0-9]+;)")
-
-
-def one_line(text: str) -> str:
-    """`text` on one line: llms.txt parsers read titles, summaries and links line by line."""
-    return " ".join(text.split())
-
-
 def link_text(text: str) -> str:
-    """Text safe inside `[...]` of an llms.txt link: brackets as HTML entities (the reference
-    parser rejects backslash escapes), and `&` where it would start an entity."""
-    return _ENTITY_LIKE.sub("&amp;", one_line(text)).replace("[", "&#91;").replace("]", "&#93;")
+    """Text safe inside `[...]` of an llms.txt link: one line, brackets as HTML character
+    references (the reference parser rejects backslash escapes), `&` where it would start
+    one, and nothing that opens a link of its own (see agent_text)."""
+    return inline(text)
 
 
 def link_url(urls: Urls, path: str) -> str:
@@ -136,9 +129,12 @@ def link_url(urls: Urls, path: str) -> str:
 
 
 def llms_header(archive: Archive, urls: Urls) -> str:
-    """The H1, the `>` summary and the details paragraph of llms.txt."""
+    """The H1, the `>` summary and the details paragraph of llms.txt; the title and the
+    summary come from site.yml, so each is one line that opens nothing (agent_text)."""
     config = archive.config
-    summary = one_line(config.description) or f"Decision records of {one_line(config.title)}."
+    # After `> ` a `#` or `-` would still open a heading or a list inside the quote.
+    summary = (line_start(config.description)
+               or f"Decision records of {inline(config.title)}.")
     in_force = ", ".join(s.name for s in config.statuses if s.current) or "none"
     projects = len(archive.projects)
     details = (
@@ -152,11 +148,12 @@ def llms_header(archive: Archive, urls: Urls) -> str:
         f"({link_url(urls, DECISIONS)}) (schema: [{SCHEMA}]({link_url(urls, SCHEMA)})); "
         f"every record in one file: [{LLMS_FULL}]({link_url(urls, LLMS_FULL)}); instructions "
         f"for coding agents: [{AGENTS}]({link_url(urls, AGENTS)}).")
-    return f"# {one_line(config.title)}\n\n> {summary}\n\n{details}\n"
+    return f"# {inline(config.title)}\n\n> {summary}\n\n{details}\n"
 
 
 def _section_names(archive: Archive) -> dict[str, str]:
-    """A unique `##` heading per project (its name; its id added where names clash)."""
+    """A unique `##` heading per project (its name; its id added where names clash), each
+    one line that opens no link (agent_text)."""
     names: dict[str, str] = {}
     taken = {"optional"}
     counts: dict[str, int] = {}
@@ -165,20 +162,20 @@ def _section_names(archive: Archive) -> dict[str, str]:
         counts[key] = counts.get(key, 0) + 1
     for project in archive.projects.values():
         name = one_line(project.name) or project.id
-        if counts[name.casefold()] > 1 or name.casefold() in taken:
+        if counts.get(name.casefold(), 0) > 1 or name.casefold() in taken:
             name = f"{name} ({project.id})"
         taken.add(name.casefold())
-        names[project.id] = name
+        names[project.id] = inline(name)
     return names
 
 
 def _link_line(archive: Archive, urls: Urls, record: Record, optional: bool) -> str:
     text = link_text(f"{record.ref}: {record.title}")
-    description = one_line(record.description)
+    description = inline(record.description)
     if optional:
         successor = archive.current_record(record)
-        state = (f"superseded by {successor.ref}" if successor is not None
-                 else f"{record.status}")
+        state = (f"superseded by {inline(successor.ref)}" if successor is not None
+                 else inline(record.status))
         description = f"{state}. {description}" if description else state
     line = f"- [{text}]({link_url(urls, urls.record_markdown(record))})"
     return f"{line}: {description}" if description else line

@@ -1,14 +1,19 @@
 """feed.xml (Atom), sitemap.xml and robots.txt.
 
 Dates come from the records, never from the clock, so the same archive gives the same bytes.
+Every text goes through `_text`/`_attr`, which also drop the characters XML 1.0 cannot hold
+(YAML refuses them already; a name from the file system could still carry one), so the feed
+and the sitemap are well-formed whatever a title says.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 import uuid
 from collections.abc import Iterable
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape as _escape
+from xml.sax.saxutils import quoteattr as _quoteattr
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
@@ -16,6 +21,17 @@ from site_builder.build.urls import Urls, encode_path
 from site_builder.site_paths import FEED, NOT_FOUND_PAGE, SITEMAP
 
 FEED_ENTRIES = 50
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def escape(text: str) -> str:
+    """`text` as XML character data: escaped, and without characters XML cannot hold."""
+    return _escape(_NOT_XML.sub("", text))
+
+
+def quoteattr(text: str) -> str:
+    """`text` as a quoted XML attribute value, likewise."""
+    return _quoteattr(_NOT_XML.sub("", text))
 
 
 def _stamp(day: dt.date) -> str:

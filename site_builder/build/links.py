@@ -4,6 +4,12 @@ A link to another record's source (`../rfc/0001-x.md#options`) becomes a relativ
 page; a link to a file beside the records (`img/flow.png`) becomes a relative link to a copy
 of it, which the build places at the same path relative to the content folder. The `.md`
 copies keep links as written: they sit at those same relative places, so links still work.
+
+Only files of a kind that is safe on the site's origin are linked as copies (see
+`archive.attachments`); a link to any other file stays as written and nothing is copied.
+Every `href` and `src` of a body, rewritten or not, that a browser would read as a URL with
+a scheme other than http, https or mailto is dropped (the link text stays): a folder named
+`javascript:alert(1)` must not turn a relative link into a script.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from markdown import Extension, Markdown
 from markdown.postprocessors import Postprocessor
 from markdown.treeprocessors import Treeprocessor
 
+from site_builder.archive import attachments
 from site_builder.archive.archive import Archive
 from site_builder.archive.links import attachment, is_local, local_path, split_target
 from site_builder.archive.links import content_root as _content_root
@@ -63,6 +70,21 @@ LinkResolver = Callable[[Origin, str], Resolved | None]
 
 # `href`/`src` attributes in raw HTML, with the value in double or single quotes.
 _RAW_LINK = re.compile(r"""(\s(?:href|src)\s*=\s*)(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+# What a browser ignores around and inside a URL before it looks for a scheme (WHATWG URL:
+# leading and trailing C0 controls and spaces, and every tab and line break).
+_URL_NOISE = re.compile(r"[\t\n\r]")
+_C0_AND_SPACE = "".join(chr(code) for code in range(0x21))
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_MAY_LINK = re.compile(r"href|src", re.IGNORECASE)
+
+
+def safe_url(value: str) -> bool:
+    """True when a browser reads `value` as a relative URL or one with a scheme in
+    SAFE_SCHEMES; False for `javascript:`, `data:`, `vbscript:` and every other scheme,
+    however it is disguised with case, spaces, tabs or line breaks."""
+    found = _SCHEME.match(_URL_NOISE.sub("", value).strip(_C0_AND_SPACE))
+    return found is None or found.group(1).lower() in SAFE_SCHEMES
 
 
 def content_root(record: Record) -> Path:
@@ -94,7 +116,8 @@ class SourceLinks:
         if page is not None:
             return Resolved(page, suffix)
         if path not in self._files:
-            self._files[path] = attachment(path, origin.content_root)
+            found = attachment(path, origin.content_root)
+            self._files[path] = found if found and _publishable(found) else None
         published = self._files[path]
         return None if published is None else Resolved(published, suffix, asset=True)
 
@@ -112,6 +135,11 @@ class SourceLinks:
             out.append((target, "" if resolved is None else
                         f"{resolved.path}{resolved.suffix}{'+' if resolved.asset else ''}"))
         return tuple(out)
+
+
+def _publishable(rel: str) -> bool:
+    """True for a kind of file the build copies (safe as it is, or SVG, which it cleans)."""
+    return attachments.kind(rel) in ("safe", "svg")
 
 
 # ---- the Python-Markdown extension --------------------------------------------------------
@@ -146,11 +174,14 @@ class SourceLinkTreeprocessor(Treeprocessor):
 
     def run(self, root: Element) -> None:
         for element in root.iter():
-            attribute = "href" if element.tag == "a" else "src" if element.tag == "img" else None
-            value = element.get(attribute) if attribute else None
-            if attribute and value:
-                new = _rewrite(self.resolve, self.state, value)
-                if new is not None:
+            for attribute in ("href", "src"):
+                value = element.get(attribute)
+                if value is None:
+                    continue
+                new = _rewrite(self.resolve, self.state, value) if value else None
+                if not safe_url(new if new is not None else value):
+                    del element.attrib[attribute]
+                elif new is not None:
                     element.set(attribute, new)
 
 
@@ -166,13 +197,16 @@ class RawHtmlLinkPostprocessor(Postprocessor):
     def run(self, text: str) -> str:
         stash = self.md.htmlStash.rawHtmlBlocks
         for index, block in enumerate(stash):
-            if isinstance(block, str) and ("href" in block or "src" in block):
+            if isinstance(block, str) and _MAY_LINK.search(block):
                 stash[index] = _RAW_LINK.sub(self._replace, block)
         return text
 
     def _replace(self, match: re.Match[str]) -> str:
-        written = match.group(2) if match.group(2) is not None else match.group(3)
-        new = _rewrite(self.resolve, self.state, html.unescape(written))
+        written = html.unescape(match.group(2) if match.group(2) is not None
+                                else match.group(3))
+        new = _rewrite(self.resolve, self.state, written)
+        if not safe_url(new if new is not None else written):
+            return " "  # the attribute goes; the space keeps its neighbours apart
         if new is None:
             return match.group(0)
         return f'{match.group(1)}"{html.escape(new, quote=True)}"'

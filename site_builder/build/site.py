@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
+from site_builder.archive import attachments
 from site_builder.archive.archive import Archive
 from site_builder.archive.findings import Finding, has_errors
 from site_builder.archive.loader import LoaderCache, load_archive
@@ -34,6 +35,7 @@ from site_builder.build.stamp import (
 )
 from site_builder.build.urls import Urls
 from site_builder.config import SiteConfig, load_config
+from site_builder.confined import Refused
 from site_builder.site_paths import SITEMAP
 
 # progress(stage, done, total): called now and then while a build runs.
@@ -265,9 +267,19 @@ class _Clock:
 
 
 def _copy_assets(archive: Archive, bodies: RenderedBodies, out: SiteWriter) -> None:
-    """Copy the files bodies link to, each to its place relative to the content folder."""
+    """Copy the files bodies link to, each to its place relative to the content folder; an
+    SVG is written as its cleaned copy (archive.attachments), never as it is. Links resolve
+    only to kinds that may be published, so nothing else reaches here."""
     for record_id, assets in bodies.assets().items():
         record = archive.by_id[record_id]
         for rel in assets:
-            if not out.exists(rel):  # a generated file of the same name wins
-                out.copy(rel, content_root(record) / rel)
+            if out.exists(rel):  # a generated file of the same name wins
+                continue
+            source = content_root(record) / rel
+            if attachments.kind(rel) == "safe":
+                out.copy(rel, source)
+                continue
+            try:
+                out.write(rel, attachments.published_bytes(source, content_root(record)))
+            except (Refused, attachments.SvgRefused):
+                continue  # `check` reports it at the linking line; nothing is published

@@ -4,19 +4,28 @@ An archive may place files of the same name in `<root>/templates/` or `<root>/th
 MkDocs' `custom_dir`); those win, everything else comes from the copies shipped with the
 package. Theme files are published under `assets/` with a content hash in their name, so a
 host may cache them forever and a changed stylesheet is never served stale.
+
+The archive's own files arrive through pull requests like records do, so each is read only
+as a regular file inside the archive root (`confined.read_regular`): Jinja's own file loader
+would follow a symlink to any file of the machine. One that is refused is not used (the
+built-in file serves instead); `check` reports it at the file (archive.checks).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 import jinja2
+from jinja2.loaders import split_template_path
 
 import site_builder
+from site_builder.confined import MAX_RECORD_BYTES, Refused, inside, read_regular
 from site_builder.site_paths import ASSETS
 
 TEMPLATES = "templates"
@@ -25,6 +34,8 @@ ASSETS_DIR = ASSETS
 # Theme files that are published at the site root under their own name (browsers and
 # crawlers look for them there) rather than fingerprinted under assets/.
 ROOT_FILES = frozenset({"favicon.svg"})
+# Fonts and images of a theme may be larger than any record; nothing in a theme needs more.
+MAX_THEME_BYTES = 32 * 1024 * 1024
 
 
 def builtin_folder(name: str) -> Path:
@@ -66,6 +77,30 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 _COMPILED = _CompiledTemplates()
 
 
+class _ArchiveTemplates(jinja2.BaseLoader):
+    """The archive's `templates/` folder, read only as regular files inside the archive."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.folder = root / TEMPLATES
+
+    def get_source(self, environment: jinja2.Environment,
+                   template: str) -> tuple[str, str, Callable[[], bool]]:
+        """The template's text, its file name and an always-true up-to-date check.
+
+        Raises TemplateNotFound when the archive has no usable file of that name (none, or
+        one that is refused), so that the built-in template is used.
+        """
+        path = self.folder.joinpath(*split_template_path(template))
+        if not os.path.lexists(path):
+            raise jinja2.TemplateNotFound(template)
+        try:
+            source = read_regular(path, MAX_RECORD_BYTES, root=self.root).decode("utf-8")
+        except (Refused, UnicodeDecodeError):
+            raise jinja2.TemplateNotFound(template) from None
+        return source, str(path), lambda: True
+
+
 @dataclass(frozen=True)
 class Theme:
     """Templates and theme files for one archive, with the archive's overrides applied."""
@@ -77,9 +112,11 @@ class Theme:
     @cached_property
     def environment(self) -> jinja2.Environment:
         """A Jinja2 environment with autoescaping on for every template, archive files first."""
-        search_path = [self.root / TEMPLATES, builtin_folder(TEMPLATES)]
         return jinja2.Environment(
-            loader=jinja2.FileSystemLoader([str(p) for p in search_path]),
+            loader=jinja2.ChoiceLoader([
+                _ArchiveTemplates(self.root),
+                jinja2.FileSystemLoader(str(builtin_folder(TEMPLATES))),
+            ]),
             autoescape=True,
             trim_blocks=True,
             lstrip_blocks=True,
@@ -100,18 +137,30 @@ class Theme:
         Raises FileNotFoundError when neither the archive nor the built-in theme has it.
         """
         if name not in self._files:
-            own = self.root / THEME / name
-            path = own if own.is_file() else builtin_folder(THEME) / name
-            self._files[name] = path.read_bytes()
+            own = self._own_file(name)
+            self._files[name] = own if own is not None else (
+                builtin_folder(THEME) / name).read_bytes()
         return self._files[name]
+
+    def _own_file(self, name: str) -> bytes | None:
+        """The archive's own copy of theme file `name`, or None when it has no usable one
+        (none, or one refused: outside the archive, not a regular file, too large)."""
+        own = self.root / THEME / name
+        if not os.path.lexists(own):
+            return None
+        try:
+            return read_regular(own, MAX_THEME_BYTES, root=self.root)
+        except Refused:
+            return None
 
     @cached_property
     def file_names(self) -> tuple[str, ...]:
         """Every theme file name, built-in and the archive's own, sorted."""
         names = {p.name for p in builtin_folder(THEME).iterdir() if p.is_file()}
         own = self.root / THEME
-        if own.is_dir():
-            names.update(p.name for p in own.iterdir() if p.is_file())
+        if own.is_dir() and inside(own, self.root):
+            names.update(p.name for p in own.iterdir()
+                         if p.is_file() and inside(p, self.root))
         return tuple(sorted(n for n in names if not n.startswith(".")))
 
     @cached_property

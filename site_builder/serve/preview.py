@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from site_builder.archive.archive import Archive
+from site_builder.archive.attachments import SvgRefused, published_bytes
 from site_builder.archive.findings import Finding, as_json, has_errors
 from site_builder.archive.loader import LoaderCache, load_archive, reload_records
 from site_builder.build import pages, search
@@ -38,6 +39,7 @@ from site_builder.build.links import content_root
 from site_builder.build.site import write_site
 from site_builder.build.urls import Urls
 from site_builder.config import load_config
+from site_builder.confined import Refused
 from site_builder.serve import affected
 from site_builder.serve.checked import Checked, check, recheck
 from site_builder.serve.events import Broadcaster
@@ -196,7 +198,11 @@ class Preview:
         for record in records:
             for rel in bodies[record.id].assets:
                 if self.store.get(rel) is None:
-                    self.store.put(rel, (content_root(record) / rel).read_bytes())
+                    try:  # an SVG as its cleaned copy, as the build publishes it
+                        data = published_bytes(content_root(record) / rel, content_root(record))
+                    except (Refused, SvgRefused):
+                        continue
+                    self.store.put(rel, data)
         self.events.reload(self._urls(archive, written))
         # Worked out after the pages are shown: it reads every record.
         self.built.stale |= affected.touched(built.archive, archive, changed) - first

@@ -12,11 +12,18 @@ Three reserved paths under `base` belong to `serve` itself:
 the site; a file, because the pages' Content-Security-Policy allows no inline script),
 `__site-builder__/events` (the Server-Sent Events stream the script listens on) and
 `__site-builder__/problems.json` (what the overlay shows, for anything else that asks).
+
+The preview answers only requests addressed to it: a `Host` that names another machine is
+refused with 421, because a page on any web site can point a name it controls at 127.0.0.1
+(DNS rebinding) and would otherwise read the preview as its own origin. A connection that
+sends nothing for `IDLE_TIMEOUT` seconds is closed, so idle sockets cannot hold a thread
+each for ever.
 """
 
 from __future__ import annotations
 
 import html
+import ipaddress
 import json
 import mimetypes
 import os
@@ -33,6 +40,9 @@ from site_builder.site_paths import NOT_FOUND_PAGE
 
 RESERVED = "__site-builder__"
 HEARTBEAT = 15.0  # seconds between comments on an idle event stream, to notice closed tabs
+# Seconds a connection may wait for its next request line or header before it is closed;
+# browsers reopen one at once, and the event stream only ever writes, so it is unaffected.
+IDLE_TIMEOUT = 30.0
 
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -85,9 +95,11 @@ class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, host: str, port: int, store: SiteStore, base: str,
-                 events: Broadcaster) -> None:
+                 events: Broadcaster, idle_timeout: float = IDLE_TIMEOUT) -> None:
         """Bind `host`:`port` (0: a free port). Raises OSError when it cannot."""
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.host = host
+        self.idle_timeout = idle_timeout
         self.store = store
         self.base = base
         self.events = events
@@ -97,6 +109,26 @@ class PreviewServer(ThreadingHTTPServer):
     @property
     def port(self) -> int:
         return int(self.server_address[1])
+
+    def answers_to(self, host_header: str | None) -> bool:
+        """True when a request's `Host` names this server: its own host, `localhost` (or a
+        name under `.localhost`, which always means this machine), or an IP address, which
+        no DNS answer can rebind. A request without one (HTTP/1.0) came from no browser."""
+        if host_header is None:
+            return True
+        name = host_header.strip().lower()
+        if name.startswith("["):  # [::1]:8000
+            name = name[1:].partition("]")[0]
+        elif name.count(":") == 1:
+            name = name.partition(":")[0]
+        name = name.rstrip(".")
+        if name in (self.host.strip("[]").lower(), "localhost") or name.endswith(".localhost"):
+            return True
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return False
+        return True
 
     def handle_error(self, request: object, client_address: object) -> None:
         """Browsers drop connections all the time (a reload, a closed tab): not an error."""
@@ -112,6 +144,12 @@ class PreviewHandler(BaseHTTPRequestHandler):
     server_version = "site-builder-serve"
     send_body = True  # False for HEAD
 
+    def setup(self) -> None:
+        """Every read of this connection gives up after the server's idle timeout (the
+        handler then closes it)."""
+        self.timeout = self.server.idle_timeout
+        super().setup()
+
     def do_GET(self) -> None:
         self._answer(send_body=True)
 
@@ -125,6 +163,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
 
     def _answer(self, send_body: bool) -> None:
         self.send_body = send_body
+        if not self.server.answers_to(self.headers.get("Host")):
+            return self._misdirected()
         # The request target as sent: a path and a query (never a host: `//x` is a path).
         raw, _, query = self.path.split("#", 1)[0].partition("?")
         path = unquote(raw, errors="replace")
@@ -167,6 +207,18 @@ class PreviewHandler(BaseHTTPRequestHandler):
     def _not_found(self) -> None:
         page = self.server.store.get(NOT_FOUND_PAGE) or Stored(_NOT_FOUND, False)
         self._send(HTTPStatus.NOT_FOUND, CONTENT_TYPES[".html"], page)
+
+    def _misdirected(self) -> None:
+        """421 for a request addressed to another host: a short text, never a page."""
+        body = b"This preview answers only to its own address.\n"
+        self.send_response(HTTPStatus.MISDIRECTED_REQUEST)
+        self.send_header("Content-Type", CONTENT_TYPES[".txt"])
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.close_connection = True
+        if self.send_body:
+            self.wfile.write(body)
 
     def _redirect(self, location: str) -> None:
         self.send_response(HTTPStatus.MOVED_PERMANENTLY)

@@ -37,7 +37,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serving]:
     ("/AGENTS.md", "text/markdown; charset=utf-8"),
     ("/feed.xml", "application/xml; charset=utf-8"),
     ("/demo/adr/diagram.svg", "image/svg+xml"),
-    ("/demo/adr/tool.wasm", "application/wasm"),
+    ("/demo/adr/checks.csv", "text/csv; charset=utf-8"),
     ("/__site-builder__/reload.js", "text/javascript; charset=utf-8"),
 ])
 def test_files_are_served_with_their_content_type(server: Serving, path: str, kind: str) -> None:
@@ -89,14 +89,14 @@ def test_a_symlink_to_outside_the_site_leads_nowhere(server: Serving, tmp_path: 
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "secret.txt").write_text("a secret")
-    link = server.root / "content/demo/adr/leak"
-    link.symlink_to(outside)
+    leak = server.root / "content/demo/adr/leak"
+    leak.symlink_to(outside)
     try:
         for path in ("/demo/adr/leak/secret.txt", "/content/demo/adr/leak/secret.txt"):
             answer = server.get(path)
             assert answer.status == 404 and b"a secret" not in answer.body
-    finally:  # the server is shared: the next test must see the archive as it was
-        link.unlink()
+    finally:  # the server is shared by the module: later tests expect a clean archive
+        leak.unlink()
 
 
 def test_a_folder_is_never_listed(server: Serving) -> None:
