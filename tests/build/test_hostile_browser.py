@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from site_builder.build.site import build_site
-from tests.build.test_browser import CHROMIUM, CHROMIUM_ARGS
+from tests import browsers
 from tests.build.test_hostile_attachments import EVIL_SVG, HOSTILE_LINKS, RECORD
 from tests.sources.conftest import make_archive, record_text
 
@@ -48,7 +48,7 @@ def served(tmp_path: Path) -> Iterator[str]:
 def test_no_alert_from_the_page_the_svg_or_any_link(served: str) -> None:
     alerts: list[str] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = browsers.launch(playwright)
         try:
             page = browser.new_page()
             page.on("dialog", lambda dialog: (alerts.append(dialog.message), dialog.dismiss()))
