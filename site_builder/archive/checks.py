@@ -29,7 +29,16 @@ def record_checks(archive: Archive, records: Iterable[Record]) -> list[Finding]:
     for record in records:
         findings.extend(_references(archive, record, broken))
         findings.extend(_links(archive, record, content, broken))
+        findings.extend(_affects(record))
     return findings
+
+
+def _affects(record: Record) -> Iterator[Finding]:
+    """`affects` patterns that cannot be matched: they would silently govern nothing."""
+    for index, reason in record.affects.problems():
+        yield Finding(record.path, record.line_of(f"affects.{index}"), "error",
+                      f"affects pattern {record.affects.patterns[index]!r} cannot be used: "
+                      f"{reason}")
 
 
 def _unreadable(archive: Archive) -> dict[str, Path]:
