@@ -30,6 +30,7 @@ from site_builder.config import DEFAULT_STATUSES, FIELD_TYPES, FieldDef, SiteCon
 # ---- paths inside the site ------------------------------------------------------------------
 
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f\\]")
+_MAX_DIGITS = 18  # a record number that int() reads at once
 
 
 def site_path(value: Any, what: str) -> str:
@@ -56,6 +57,9 @@ def record_id(value: Any) -> tuple[str, str, str, str]:
     match = FILE_NAME.match(parts[-1] + ".md") if len(parts) == 3 else None
     if ":" in parts[0] or not match:
         raise PublishedError(f"record id {shape.shown(value)} is not <project>/<type>/NNNN-slug")
+    if len(match.group(1)) > _MAX_DIGITS:
+        raise PublishedError(f"record id {shape.shown(value)} has a number of more than "
+                             f"{_MAX_DIGITS} digits")
     return parts[0], parts[1], parts[2], match.group(1)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import time
+import traceback
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -262,6 +263,12 @@ class RemoteSource:
             return archive_from_index(data, self._body, self._all_bodies, self._project_names)
         except PublishedError as exc:
             raise FetchError(f"{url} cannot be used: {exc}") from None
+        except (ValueError, TypeError, LookupError, AttributeError, OverflowError,
+                RecursionError) as exc:
+            # The decoder missed a wrong shape: still the site's data, not a server fault,
+            # so the call fails with a message and the trace goes to the log for a fix.
+            self._log(f"unexpected problem decoding {url}:\n{traceback.format_exc()}")
+            raise FetchError(f"{url} cannot be used: {type(exc).__name__}: {exc}") from None
 
     def warm(self) -> None:
         """Nothing: remote mode contacts the site only when a call needs it."""

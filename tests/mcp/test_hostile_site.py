@@ -371,3 +371,70 @@ def test_every_hostile_answer_is_a_tool_error_and_the_server_keeps_serving(
         "jsonrpc": "2.0", "id": "ping", "result": {}}
     assert tool_text(server_process, 999, "list_projects")[0] is False
     assert server_process.process.poll() is None
+
+
+# ---- mutations at random ------------------------------------------------------------------------
+
+ODD_VALUES: list[Any] = [
+    None, True, 0, -1, 1.5, 2**70, "", "x", "\ud800", "2026-02-30", "9999-12-31", [], {}, [1],
+    ["a"], {"id": "x"}, {"id": 5}, "a/b/0001-c", "a/b/" + "1" * 5000 + "-x", "6 months",
+    {"every": "99999 years"}, {"every": "3 months", "reviewed": "9999-12-01"}, "[z-a]", STARRY,
+    "../x", {"location": 1}, [{"id": "build/adr/0001-x"}], "approved", nested(20)]
+EVERY_TOOL: list[tuple[str, dict[str, Any]]] = [
+    ("list_projects", {}), ("search_records", {"query": "cache"}),
+    ("search_records", {"current_only": True, "field": "risk=high"}), ("list_tags", {}),
+    ("list_fields", {}), ("list_authors", {}), ("due_reviews", {"all": True}),
+    ("rfc_reviews", {}), ("records_for_paths", {"paths": ["site_builder/mcp/remote.py"]}),
+    ("list_superseded", {}), ("get_record", {"id": "build/adr/8"})]
+
+
+def places(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every key path of a JSON document (the first three items of each list)."""
+    yield prefix
+    children = (value.items() if isinstance(value, dict)
+                else enumerate(value[:3]) if isinstance(value, list) else ())
+    for key, child in children:
+        yield from places(child, (*prefix, key))
+
+
+def _child(value: Any, key: Any) -> Any:
+    if isinstance(value, dict) and key in value:
+        return value[key]
+    if isinstance(value, list) and isinstance(key, int) and key < len(value):
+        return value[key]
+    return None
+
+
+def test_random_wrong_values_are_refused_or_answered_never_a_crash(index: dict[str, Any]):
+    import random
+
+    from site_builder.archive.published import PublishedError, archive_from_index
+    from site_builder.mcp import tools
+
+    rng = random.Random(17)
+    keys = [p for p in places(index) if p]
+    in_records = [p for p in keys if p[0] == "records"]
+    answered = 0
+    for _ in range(400):
+        data = copy.deepcopy(index)
+        for _ in range(rng.randint(1, 3)):
+            *parents, last = rng.choice(in_records if rng.random() < 0.7 else keys)
+            target: Any = data
+            for key in parents:  # earlier changes may have replaced a parent
+                target = _child(target, key)
+            if _child(target, last) is not None or isinstance(target, dict):
+                target[last] = copy.deepcopy(rng.choice(ODD_VALUES))
+        try:
+            archive = archive_from_index(data, lambda record: "body", dict)
+        except PublishedError:
+            continue
+        answered += 1
+        for name, arguments in EVERY_TOOL:
+            tool = tools.BY_NAME[name]
+            try:
+                answer, _text = tools.run(tool, archive, tools.arguments(tool, arguments))
+            except ValueError as exc:  # QueryError (an unknown id...) is an answer too
+                assert type(exc).__name__ in ("QueryError", "LookupFailed"), exc
+                continue
+            json.dumps(answer, allow_nan=False)
+    assert answered > 50  # the mutations left many indexes usable, and those were queried
