@@ -141,7 +141,8 @@ class PublishedSite:
                              "not followed further")
         except httpx.TimeoutException:
             raise FetchError(f"{url} did not answer within {self.timeout:g}s") from None
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            # InvalidURL: httpx reads a redirect's Location even when it does not follow it.
             raise FetchError(f"{url} could not be read: {exc or type(exc).__name__}") from None
         finally:
             fetch.deadline.reset(token)
@@ -153,8 +154,9 @@ class PublishedSite:
             raise FetchError(f"{url} answered HTTP {response.status_code} without a Location")
         try:
             target = response.url.join(location)
-        except httpx.InvalidURL:
-            raise FetchError(f"{url} redirects to {location!r}, which is not an address") from None
+        except (httpx.InvalidURL, ValueError):
+            raise FetchError(f"{url} redirects to {location[:200]!r}, which is not an "
+                             "address") from None
         site = self._origin
         path = unquote(target.raw_path.decode("ascii", "replace").split("?", 1)[0])
         if ((target.scheme, target.host, target.port) != (site.scheme, site.host, site.port)
@@ -174,7 +176,7 @@ class PublishedSite:
             raise FetchError(f"{url} answered HTTP {response.status_code} "
                              f"{response.reason_phrase}".rstrip())
         declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > limit:
+        if declared.isascii() and declared.isdigit() and int(declared[:20]) > limit:
             raise FetchError(_too_large(url, limit))
         try:
             data = fetch.read_body(response, limit)

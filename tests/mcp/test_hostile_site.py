@@ -253,6 +253,10 @@ def test_a_same_site_redirect_is_followed_at_most_twice(site: SiteServer, index)
     site.behaviours["/old/decisions.json"] = answer(302)
     assert failure(remote(site, site.url + "old/")) == (
         f"{site.url}old/decisions.json answered HTTP 302 without a Location")
+    for location in ("javascript:alert(1)", "http://[::1", "\x00"):
+        site.behaviours["/old/decisions.json"] = redirect(location)
+        assert failure(remote(site, site.url + "old/")).startswith(
+            f"{site.url}old/decisions.json could not be read: ")
 
 
 # ---- compressed bodies --------------------------------------------------------------------------
