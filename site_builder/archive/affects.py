@@ -7,8 +7,8 @@ positive pattern matches it and no `!` pattern matches that same path.
 
 Patterns come from records anyone may edit and from sites anyone may publish, so they are
 never handed to a backtracking regex engine (`**a**a**a**b` against a long path would take
-years there). A glob is a small NFA over the path's characters, run as a lazily built DFA: one
-step per character whatever the pattern, and at most `len(pattern)` work to build a step.
+years there). A glob is a small NFA over the path's characters whose states move together, as
+the bits of one int, and whose steps are memoised: one step per character whatever the pattern.
 A pattern that cannot be a glob (`[z-a]`) matches nothing; `problem` says why, for `check`.
 """
 
@@ -19,6 +19,8 @@ from functools import lru_cache
 
 MAX_PATTERN = 1024
 """Longer patterns are refused: no real path glob needs more."""
+MAX_CLASSES = 16
+"""More `[...]` classes in one pattern are refused: each costs a test per character."""
 MAX_PATH = 4096
 """Longer paths (PATH_MAX) match nothing: they cannot name a file in a repository."""
 _MAX_STEPS = 256  # DFA transitions memoised per pattern; beyond that, computed each time
@@ -44,7 +46,12 @@ class _Class:
     ranges: tuple[tuple[str, str], ...]
 
     def __contains__(self, ch: str) -> bool:
-        inside = ch in self.chars or any(low <= ch <= high for low, high in self.ranges)
+        inside = ch in self.chars
+        if not inside:
+            for low, high in self.ranges:
+                if low <= ch <= high:
+                    inside = True
+                    break
         return inside is not self.negated
 
 
@@ -80,12 +87,13 @@ def _tokens(glob: str) -> list[tuple[int, object]]:
         if glob.startswith("**/", i):
             out.extend(_DIRS)
             i += 3
-        elif glob.startswith("**", i):
-            out.append((_ANY, None))
-            i += 2
         elif glob[i] == "*":
-            out.append((_STAR, None))
-            i += 1
+            double = glob.startswith("**", i)
+            i += 2 if double else 1
+            # `***`, `*` next to `**`: one run, which crosses `/` if any part of it does
+            if out and out[-1][0] in (_STAR, _ANY):
+                double = double or out.pop()[0] == _ANY
+            out.append((_ANY if double else _STAR, None))
         elif glob[i] == "?":
             out.append((_ONE, None))
             i += 1
@@ -99,60 +107,67 @@ def _tokens(glob: str) -> list[tuple[int, object]]:
 
 
 class Glob:
-    """One compiled pattern: `match(path)` in time linear in the path's length."""
+    """One compiled pattern: `match(path)` in time linear in the path's length.
+
+    The NFA's states are the bits of an int (bit i: the first i tokens are matched; bit
+    `end`: all of them; bit `end + 1`: inside the `(/.*)?` that lets a folder match what it
+    holds), and one character moves them all at once with a few shifts and masks, so a step
+    costs the same for `*.tf` and for `**a**a**a**a**a**b`.
+    """
 
     def __init__(self, tokens: list[tuple[int, object]]) -> None:
-        self._tokens = tokens
         end = len(tokens)
-        self._tail = end + 1  # inside the `(/.*)?` that lets a folder match what it holds
-        self._accept = (1 << end) | (1 << self._tail)
+        self._end_bit = 1 << end
+        self._tail = 1 << (end + 1)
+        self._accept = self._end_bit | self._tail
+        self._literals: dict[str, int] = {}  # character → tokens that match it
+        self._one = self._star = self._any = self._skip = 0
+        self._classes: list[tuple[int, _Class]] = []
+        for i, (kind, value) in enumerate(tokens):
+            bit = 1 << i
+            if kind == _LIT:
+                self._literals[value] = self._literals.get(value, 0) | bit  # type: ignore
+            elif kind == _ONE:
+                self._one |= bit
+            elif kind == _CLASS:
+                self._classes.append((bit, value))  # type: ignore[arg-type]
+            elif kind == _STAR:
+                self._star |= bit
+            elif kind == _ANY:
+                self._any |= bit
+            else:
+                self._skip |= bit
+        self._empty = self._star | self._any | self._skip  # may match nothing: go on
         self._start = self._closure(1)
         self._steps: dict[tuple[int, str], int] = {}
-        runs = [""]
-        optional: set[int] = set()  # the `/` of each skippable group: not always there
-        for i, (kind, value) in enumerate(tokens):
-            if kind == _LIT and i not in optional:
-                runs[-1] += value  # type: ignore[operator]
-            else:
-                runs.append("")
-                if kind == _SKIP:
-                    optional.add(i + value - 1)  # type: ignore[operator]
-        # Most paths miss most patterns; these tests reject them without running the DFA:
-        # an anchored pattern's literal head starts every match, and every literal run of
-        # the pattern appears in every path it matches.
-        self._head = runs[0] if tokens and tokens[0][0] == _LIT else ""
-        self._needle = max(runs, key=len)
+        self._singles: dict[str, int] = {}  # character → tokens matching it as one character
+        self._head, self._needle = _literal_runs(tokens)
 
     def _closure(self, states: int) -> int:
-        """`states` plus what a wildcard or a skip can reach by matching nothing."""
-        # Every such move goes forward, so one pass in order reaches all of them.
-        for i, (kind, value) in enumerate(self._tokens):
-            if states >> i & 1:
-                if kind in (_STAR, _ANY):
-                    states |= 1 << (i + 1)
-                elif kind == _SKIP:
-                    states |= 1 << (i + 1) | 1 << (i + value)  # type: ignore[operator]
-        return states
+        """`states` plus what wildcards and skips reach by matching nothing."""
+        while True:
+            reached = ((states & self._empty) << 1 | (states & self._skip) << 3) & ~states
+            if not reached:
+                return states
+            states |= reached
 
     def _step(self, states: int, ch: str) -> int:
-        out = 0
-        end = len(self._tokens)
-        if states >> self._tail & 1 or (states >> end & 1 and ch == "/"):
-            out |= 1 << self._tail
-        for i, (kind, value) in enumerate(self._tokens):
-            if not states >> i & 1:
-                continue
-            if kind == _LIT:
-                if ch == value:
-                    out |= 1 << (i + 1)
-            elif kind in (_ONE, _CLASS):
-                if ch != "/" and (kind == _ONE or ch in value):  # type: ignore[operator]
-                    out |= 1 << (i + 1)
-            elif kind == _STAR:
-                if ch != "/":
-                    out |= 1 << i
-            elif kind == _ANY:
-                out |= 1 << i
+        """The states after reading `ch` in `states`."""
+        single = self._singles.get(ch)
+        if single is None:
+            single = self._literals.get(ch, 0)
+            if ch != "/":
+                single |= self._one
+                for bit, members in self._classes:
+                    if ch in members:
+                        single |= bit
+            if len(self._singles) < _MAX_STEPS:
+                self._singles[ch] = single
+        out = (states & single) << 1 | states & self._any
+        if ch != "/":
+            out |= states & self._star
+        if states & self._tail or (states & self._end_bit and ch == "/"):
+            out |= self._tail
         return self._closure(out)
 
     def match(self, path: str) -> bool:
@@ -161,7 +176,6 @@ class Glob:
             return False
         states = self._start
         steps = self._steps
-        tail_only = 1 << self._tail
         for ch in path:
             key = (states, ch)
             following = steps.get(key)
@@ -172,9 +186,29 @@ class Glob:
             states = following
             if not states:
                 return False
-            if states == tail_only:
+            if states == self._tail:
                 return True
         return bool(states & self._accept)
+
+
+def _literal_runs(tokens: list[tuple[int, object]]) -> tuple[str, str]:
+    """(the literal head of an anchored pattern, its longest literal run).
+
+    Most paths miss most patterns; these reject them without running the automaton: an
+    anchored pattern's head starts every path it matches, and every literal run of a pattern
+    appears in every path it matches (the `/` of a skippable `**/` is not always there).
+    """
+    runs = [""]
+    optional: set[int] = set()
+    for i, (kind, value) in enumerate(tokens):
+        if kind == _LIT and i not in optional:
+            runs[-1] += value  # type: ignore[operator]
+        else:
+            runs.append("")
+            if kind == _SKIP:
+                optional.add(i + value - 1)  # type: ignore[operator]
+    head = runs[0] if tokens and tokens[0][0] == _LIT else ""
+    return head, max(runs, key=len)
 
 
 def problem(pattern: str) -> str | None:
@@ -199,6 +233,8 @@ def compile_glob(pattern: str) -> Glob:
     if not glob:
         raise BadPattern("it is empty, so it names no path")
     tokens = _tokens(glob)
+    if sum(kind == _CLASS for kind, _ in tokens) > MAX_CLASSES:
+        raise BadPattern(f"it has more than {MAX_CLASSES} [...] classes")
     return Glob(tokens if anchored else [*_DIRS, *tokens])
 
 

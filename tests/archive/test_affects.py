@@ -119,6 +119,7 @@ def test_edge_cases(patterns: list[str], path: str, matches: bool) -> None:
     ("/", "it is empty, so it names no path"),
     ("", "it is empty, so it names no path"),
     ("a" * 1025, "it is longer than 1024 characters"),
+    ("[a]" * 17, "it has more than 16 [...] classes"),
 ])
 def test_bad_patterns_are_reported_and_match_nothing(pattern: str, reason: str) -> None:
     affects = Affects((pattern, "docs/**"))
