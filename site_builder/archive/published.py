@@ -199,7 +199,9 @@ def _required_approvals(site: dict[str, Any], records: list[Any]) -> int | None:
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             return value
     for record in records:
-        signoff = record.get("rfcReview") if isinstance(record, dict) else None
+        if not isinstance(record, dict):
+            continue  # reported when the records are read
+        signoff = record.get("rfcReview")
         required = signoff.get("required") if isinstance(signoff, dict) else None
         if (record.get("approvals") is None and isinstance(required, int)
                 and not isinstance(required, bool) and required >= 0

@@ -105,7 +105,9 @@ def raw(text: str) -> Callable[[dict[str, Any]], bytes]:
 MALFORMED: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("top-level list", lambda d: [d], "it is not a site-builder decisions.json"),
     ("records an object", top(records={}), "no records list"),
-    ("record a number", lambda d: top(records=[7])(d), "records[0] must be an object, not 7"),
+    ("record a number", top(records=[7]), "records[0] must be an object, not 7"),
+    ("record a string, no site", top(records=["x"], site=None),
+     "records[0] must be an object, not 'x'"),
     ("id a number", record(id=42), "record id must be a non-empty string, not 42"),
     ("id of two parts", record(id="build/0001-x"), "is not <project>/<type>/NNNN-slug"),
     ("title a list", record(title=["t"]), "has no title"),
