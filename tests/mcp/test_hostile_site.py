@@ -421,14 +421,16 @@ def test_random_wrong_values_are_refused_or_answered_never_a_crash(index: dict[s
     keys = [p for p in places(index) if p]
     in_records = [p for p in keys if p[0] == "records"]
     answered = 0
-    for _ in range(400):
+    for _ in range(200):
         data = copy.deepcopy(index)
         for _ in range(rng.randint(1, 3)):
             *parents, last = rng.choice(in_records if rng.random() < 0.7 else keys)
             target: Any = data
             for key in parents:  # earlier changes may have replaced a parent
                 target = _child(target, key)
-            if _child(target, last) is not None or isinstance(target, dict):
+            if isinstance(target, dict) and rng.random() < 0.2:
+                target.pop(last, None)
+            elif _child(target, last) is not None or isinstance(target, dict):
                 target[last] = copy.deepcopy(rng.choice(ODD_VALUES))
         try:
             archive = archive_from_index(data, lambda record: "body", dict)
@@ -443,4 +445,4 @@ def test_random_wrong_values_are_refused_or_answered_never_a_crash(index: dict[s
                 assert type(exc).__name__ in ("QueryError", "LookupFailed"), exc
                 continue
             json.dumps(answer, allow_nan=False)
-    assert answered > 50  # the mutations left many indexes usable, and those were queried
+    assert answered > 25  # the mutations left many indexes usable, and those were queried
