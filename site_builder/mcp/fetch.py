@@ -44,11 +44,14 @@ class BadEncoding(Exception):
     """A body that cannot be decoded; the message says why (without the URL)."""
 
 
-def _left(timeout: float | None) -> float:
-    """The timeout for one socket operation: `timeout`, cut to what is left of the deadline."""
+def _left(timeout: float | None) -> float | None:
+    """The timeout for one socket operation: `timeout`, cut to what is left of the deadline.
+
+    Raises httpcore.ReadTimeout once the deadline has passed.
+    """
     ends = deadline.get()
     if ends is None:
-        return timeout  # type: ignore[return-value]
+        return timeout
     left = ends - time.monotonic()
     if left <= 0:
         raise httpcore.ReadTimeout("the deadline passed")
