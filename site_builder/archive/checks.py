@@ -44,6 +44,7 @@ def record_checks(archive: Archive, records: Iterable[Record]) -> list[Finding]:
         findings.extend(_references(archive, record, broken))
         findings.extend(_links(archive, record, content, broken))
         findings.extend(_placeholders(record))
+        findings.extend(_affects(record))
     return findings
 
 
@@ -60,6 +61,14 @@ def _placeholders(record: Record) -> Iterator[Finding]:
             yield Finding(record.path, record.body_line + body.count("\n", 0, at), "warning",
                           "this is still the template's placeholder text: replace it with "
                           "what this record says")
+
+
+def _affects(record: Record) -> Iterator[Finding]:
+    """`affects` patterns that cannot be matched: they would silently govern nothing."""
+    for index, reason in record.affects.problems():
+        yield Finding(record.path, record.line_of(f"affects.{index}"), "error",
+                      f"affects pattern {record.affects.patterns[index]!r} cannot be used: "
+                      f"{reason}")
 
 
 def _unreadable(archive: Archive) -> dict[str, Path]:

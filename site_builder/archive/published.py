@@ -18,20 +18,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from site_builder.archive import jsonshape as shape
 from site_builder.archive.affects import Affects
 from site_builder.archive.archive import Archive, Project
+from site_builder.archive.jsonshape import PublishedError
 from site_builder.archive.origins import Source
-from site_builder.archive.records import FILE_NAME, Record
-from site_builder.config import DEFAULT_STATUSES, FieldDef, SiteConfig, Status
-
-
-class PublishedError(ValueError):
-    """Published data that is not what site-builder writes; the message says what is wrong."""
-
+from site_builder.archive.records import FILE_NAME, REVIEW_STATES, Record
+from site_builder.archive.schedule import add_interval, parse_every
+from site_builder.config import DEFAULT_STATUSES, FIELD_TYPES, FieldDef, SiteConfig, Status
 
 # ---- paths inside the site ------------------------------------------------------------------
 
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f\\]")
+_MAX_DIGITS = 18  # a record number that int() reads at once
 
 
 def site_path(value: Any, what: str) -> str:
@@ -41,12 +40,13 @@ def site_path(value: Any, what: str) -> str:
     backslashes: whatever decisions.json says, it cannot name a file outside the site.
     """
     if not isinstance(value, str) or not value:
-        raise PublishedError(f"{what} must be a non-empty string, not {value!r}")
+        raise PublishedError(f"{what} must be a non-empty string, not {shape.shown(value)}")
+    shape.text(value, what)  # a lone surrogate cannot become part of a URL
     segments = value.split("/")
     if (_UNSAFE.search(value) or value.startswith("/")
             or any(s in ("", ".", "..") or s.startswith(".") for s in segments)
             or urlsplit(value).scheme):
-        raise PublishedError(f"{what} {value!r} is not a path inside the site")
+        raise PublishedError(f"{what} {shape.shown(value)} is not a path inside the site")
     return value
 
 
@@ -56,92 +56,138 @@ def record_id(value: Any) -> tuple[str, str, str, str]:
     parts = path.split("/")
     match = FILE_NAME.match(parts[-1] + ".md") if len(parts) == 3 else None
     if ":" in parts[0] or not match:
-        raise PublishedError(f"record id {value!r} is not <project>/<type>/NNNN-slug")
+        raise PublishedError(f"record id {shape.shown(value)} is not <project>/<type>/NNNN-slug")
+    if len(match.group(1)) > _MAX_DIGITS:
+        raise PublishedError(f"record id {shape.shown(value)} has a number of more than "
+                             f"{_MAX_DIGITS} digits")
     return parts[0], parts[1], parts[2], match.group(1)
 
 
 # ---- decisions.json → Archive -----------------------------------------------------------------
+#
+# The decoder follows decisions.schema.json (build/schema.py): a key that is present must have
+# the schema's type, so every value that reaches the Archive and the query layer has the type
+# they were written for. Keys a record can do without may be missing (sites published by
+# older versions lack some); the first value that is wrong stops the decoding with a message
+# naming its place (`records[3] (build/adr/0001-x).date`) and what is wrong with it.
+
+_MAX_PATTERNS = 1000  # `affects` patterns of one record
 
 
-def _strings(value: Any) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list):
-        raise PublishedError(f"expected a list, not {value!r}")
-    return tuple(str(v) for v in value)
-
-
-def _date(value: Any, what: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise PublishedError(f"{what} must be a date as YYYY-MM-DD, not {value!r}") from None
-
-
-def _reference(link: Any) -> str:
+def _reference(link: Any, where: str) -> str:
     """The reference a published record link stands for (the id, or what was written)."""
     if isinstance(link, dict) and isinstance(link.get("id"), str):
-        return link["id"]
-    raise PublishedError(f"a record reference must be an object with an id, not {link!r}")
+        return shape.text(link["id"], f"{where}.id")
+    raise PublishedError(f"{where}: a record reference must be an object with an id, "
+                         f"not {shape.shown(link)}")
 
 
-def _field(data: Any) -> FieldDef:
+def _field(data: Any, where: str) -> FieldDef:
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-        raise PublishedError(f"a field needs a name: {data!r}")
-    return FieldDef(name=data["name"], type=str(data.get("type") or "string"),
-                    label=data.get("label"), values=_strings(data.get("values")),
-                    unit=data.get("unit"), description=data.get("description"),
-                    required=bool(data.get("required", False)))
+        raise PublishedError(f"{where}: a field needs a name, not {shape.shown(data)}")
+    kind = data.get("type") or "string"
+    if kind not in FIELD_TYPES:
+        raise shape.wrong(f"{where}.type", f"one of {', '.join(FIELD_TYPES)}", kind)
+    return FieldDef(name=shape.text(data["name"], f"{where}.name"), type=kind,
+                    label=shape.optional_text(data, "label", where),
+                    values=shape.strings(data.get("values"), f"{where}.values"),
+                    unit=shape.optional_text(data, "unit", where),
+                    description=shape.optional_text(data, "description", where),
+                    required=shape.flag(data, "required", where))
 
 
-def _status(data: Any) -> Status:
-    if isinstance(data, str):
-        return Status(data)
-    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-        raise PublishedError(f"a status needs a name: {data!r}")
-    return Status(name=data["name"], open=bool(data.get("open")),
-                  current=bool(data.get("current")), label=data.get("label"),
-                  description=data.get("description"))
+def _status(data: Any, where: str) -> Status:
+    if isinstance(data, str) and data:
+        return Status(shape.text(data, where))
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"]:
+        raise PublishedError(f"{where}: a status needs a name, not {shape.shown(data)}")
+    return Status(name=shape.text(data["name"], f"{where}.name"),
+                  open=shape.flag(data, "open", where),
+                  current=shape.flag(data, "current", where),
+                  label=shape.optional_text(data, "label", where),
+                  description=shape.optional_text(data, "description", where))
 
 
-def _record(data: Any) -> Record:
+def _review(data: dict[str, Any], where: str, date: dt.date) -> tuple[str | None,
+                                                                      dt.date | None]:
+    """(every, reviewed) of a record's published `review`."""
+    review = shape.mapping(data.get("review"), f"{where}.review")
+    if not review:
+        return None, None
+    every = shape.optional_text(review, "every", f"{where}.review")
+    reviewed = (shape.date(review["reviewed"], f"{where}.review.reviewed")
+                if review.get("reviewed") is not None else None)
+    parsed = parse_every(every) if every else None
+    if parsed is not None:
+        try:  # the Archive works the due date out again; it must exist
+            add_interval(reviewed or date, *parsed)
+        except (OverflowError, ValueError):
+            raise PublishedError(f"{where}.review.every {every!r} puts the next review "
+                                 "after the year 9999") from None
+    return every, reviewed
+
+
+def _source(value: Any, where: str) -> Source | None:
+    source = shape.mapping(value, where)
+    if not source:
+        return None
+    return Source(shape.text(source.get("location"), f"{where}.location"),
+                  shape.optional_text(source, "ref", where),
+                  shape.optional_text(source, "commit", where))
+
+
+def _record(data: Any, where: str, statuses: frozenset[str] | None) -> Record:
     if not isinstance(data, dict):
-        raise PublishedError(f"a record must be an object, not {data!r}")
+        raise shape.wrong(where, "an object", data)
     project, kind, slug, number = record_id(data.get("id"))
-    md = site_path(data["md"], f"the md path of {data['id']}") if data.get("md") else (
-        f"{data['id']}.md")
+    where = f"{where} ({data['id']})"
+    md = site_path(data["md"], f"{where}.md") if data.get("md") else f"{data['id']}.md"
+    if not md.endswith(".md"):
+        raise shape.wrong(f"{where}.md", "the path of a .md copy", md)
     for key in ("title", "status"):
         if not isinstance(data.get(key), str) or not data[key]:
-            raise PublishedError(f"record {data['id']} has no {key}")
-    review = data.get("review") if isinstance(data.get("review"), dict) else {}
+            raise PublishedError(f"{where} has no {key}")
+        shape.text(data[key], f"{where}.{key}")
+    if statuses is not None and data["status"] not in statuses:
+        raise PublishedError(f"{where}.status {data['status']!r} is not one of the published "
+                             "statuses")
+    date = shape.date(data.get("date"), f"{where}.date")
+    every, reviewed = _review(data, where, date)
+    reviewers = shape.mapping(data.get("reviewers"), f"{where}.reviewers")
+    for handle, state in reviewers.items():
+        if state not in REVIEW_STATES:
+            raise shape.wrong(f"{where}.reviewers.{handle}", f"one of {', '.join(REVIEW_STATES)}",
+                         state)
+    fields = shape.mapping(data.get("fields"), f"{where}.fields")
+    affects = shape.strings(data.get("affects"), f"{where}.affects")
+    if len(affects) > _MAX_PATTERNS:
+        raise PublishedError(f"{where}.affects holds more than {_MAX_PATTERNS} patterns")
     successor = data.get("supersededBy")
-    fields = data.get("fields") or {}
-    reviewers = data.get("reviewers") or {}
-    source = data.get("source")
-    if not isinstance(fields, dict) or not isinstance(reviewers, dict):
-        raise PublishedError(f"record {data['id']}: fields and reviewers must be objects")
     return Record(
         project=project, type=kind, slug=slug, number=number, path=Path(md), rel_path=md,
-        title=data["title"], status=data["status"], date=_date(data.get("date"), "date"),
-        description=str(data.get("description") or ""),
-        authors=_strings(data.get("authors")), deciders=_strings(data.get("deciders")),
-        tags=_strings(data.get("tags")),
-        related=tuple(_reference(r) for r in data.get("related") or ()),
-        supersedes=tuple(_reference(r) for r in data.get("supersedes") or ()),
-        superseded_by=_reference(successor) if successor else None,
-        review_every=review.get("every"),
-        reviewed=_date(review["reviewed"], "review.reviewed") if review.get("reviewed")
-        else None,
-        reviewers=tuple((str(h), str(state)) for h, state in reviewers.items()),
-        approvals=data.get("approvals") if isinstance(data.get("approvals"), int) else None,
-        affects=Affects(_strings(data.get("affects"))),
-        fields=tuple(fields.items()),
-        source=Source(str(source.get("location")), source.get("ref"), source.get("commit"))
-        if isinstance(source, dict) else None,
+        title=data["title"], status=data["status"], date=date,
+        description=shape.text(data.get("description") or "", f"{where}.description"),
+        authors=shape.strings(data.get("authors"), f"{where}.authors"),
+        deciders=shape.strings(data.get("deciders"), f"{where}.deciders"),
+        tags=shape.strings(data.get("tags"), f"{where}.tags"),
+        related=tuple(_reference(r, f"{where}.related[{i}]")
+                      for i, r in enumerate(shape.items(data.get("related"), f"{where}.related"))),
+        supersedes=tuple(_reference(r, f"{where}.supersedes[{i}]") for i, r in enumerate(
+            shape.items(data.get("supersedes"), f"{where}.supersedes"))),
+        superseded_by=_reference(successor, f"{where}.supersededBy") if successor else None,
+        review_every=every, reviewed=reviewed,
+        reviewers=tuple((shape.text(h, f"{where}.reviewers"), state)
+                        for h, state in reviewers.items()),
+        approvals=shape.count(data, "approvals", where),
+        affects=Affects(affects),
+        fields=tuple((shape.text(name, f"{where}.fields"),
+                      shape.value_of(value, f"{where}.fields.{name}"))
+                     for name, value in fields.items()),
+        source=_source(data.get("source"), f"{where}.source"),
     )
 
 
-def _required_approvals(site: dict[str, Any], records: list[dict[str, Any]]) -> int | None:
+def _required_approvals(site: dict[str, Any], records: list[Any]) -> int | None:
     """The site's default number of approvals for records with reviewers.
 
     Taken from `site` when published; otherwise read back from a record that sets no
@@ -150,27 +196,52 @@ def _required_approvals(site: dict[str, Any], records: list[dict[str, Any]]) -> 
     review = site.get("review") if isinstance(site.get("review"), dict) else {}
     for value in (site.get("requiredApprovals"), site.get("required_approvals"),
                   review.get("required_approvals")):
-        if isinstance(value, int) and not isinstance(value, bool):
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             return value
     for record in records:
+        if not isinstance(record, dict):
+            continue  # reported when the records are read
         signoff = record.get("rfcReview")
-        if (record.get("approvals") is None and isinstance(signoff, dict)
+        required = signoff.get("required") if isinstance(signoff, dict) else None
+        if (record.get("approvals") is None and isinstance(required, int)
+                and not isinstance(required, bool) and required >= 0
                 and isinstance(record.get("reviewers"), dict)
-                and signoff.get("required") != len(record["reviewers"])):
-            return signoff.get("required")
+                and required != len(record["reviewers"])):
+            return required
     return None
 
 
-def _project(data: Any) -> Project:
-    if not isinstance(data, dict) or not isinstance(data.get("id"), str):
-        raise PublishedError(f"a project needs an id: {data!r}")
+def _project(data: Any, where: str) -> Project:
+    if not isinstance(data, dict) or not isinstance(data.get("id"), str) or not data["id"]:
+        raise PublishedError(f"{where}: a project needs an id, not {shape.shown(data)}")
     order = data.get("order")
-    return Project(id=data["id"], name=str(data.get("name") or data["id"]),
-                   description=str(data.get("description") or ""),
-                   owners=_strings(data.get("owners")),
-                   order=order if isinstance(order, int) and not isinstance(order, bool)
-                   else None,
-                   fields=tuple(_field(f) for f in data.get("fields") or ()))
+    if order is not None and (isinstance(order, bool) or not isinstance(order, int)):
+        raise shape.wrong(f"{where}.order", "a whole number", order)
+    return Project(id=shape.text(data["id"], f"{where}.id"),
+                   name=shape.text(data.get("name") or data["id"], f"{where}.name"),
+                   description=shape.text(data.get("description") or "", f"{where}.description"),
+                   owners=shape.strings(data.get("owners"), f"{where}.owners"), order=order,
+                   fields=tuple(_field(f, f"{where}.fields[{i}]") for i, f in
+                                enumerate(shape.items(data.get("fields"), f"{where}.fields"))))
+
+
+def _config(data: dict[str, Any]) -> SiteConfig:
+    """The site's settings as decisions.json publishes them."""
+    site = shape.mapping(data.get("site"), "site")
+    base = site.get("base", "/")
+    if not isinstance(base, str) or not base.startswith("/") or not base.endswith("/"):
+        raise shape.wrong("site.base", "a path starting and ending with /", base)
+    statuses = tuple(_status(s, f"statuses[{i}]")
+                     for i, s in enumerate(shape.items(data.get("statuses"), "statuses")))
+    return SiteConfig(
+        root=Path("."), title=shape.text(site.get("title") or "", "site.title"),
+        description=shape.text(site.get("description") or "", "site.description"),
+        url=shape.optional_text(site, "url", "site"), base=shape.text(base, "site.base"),
+        statuses=statuses or DEFAULT_STATUSES,
+        fields=tuple(_field(f, f"fields[{i}]")
+                     for i, f in enumerate(shape.items(data.get("fields"), "fields"))),
+        required_approvals=_required_approvals(site, data["records"]),
+    )
 
 
 def archive_from_index(
@@ -187,19 +258,18 @@ def archive_from_index(
     """
     if not isinstance(data, dict) or not isinstance(data.get("records"), list):
         raise PublishedError("it is not a site-builder decisions.json (no records list)")
-    site = data.get("site") if isinstance(data.get("site"), dict) else {}
-    statuses = tuple(_status(s) for s in data.get("statuses") or ()) or DEFAULT_STATUSES
-    config = SiteConfig(
-        root=Path("."), title=str(site.get("title") or ""),
-        description=str(site.get("description") or ""),
-        url=site.get("url") if isinstance(site.get("url"), str) else None,
-        base=site.get("base") if isinstance(site.get("base"), str) else "/",
-        statuses=statuses, fields=tuple(_field(f) for f in data.get("fields") or ()),
-        required_approvals=_required_approvals(site, data["records"]),
-    )
-    records = [_record(r) for r in data["records"]]
-    if isinstance(data.get("projects"), list) and data["projects"]:
-        projects = {p.id: p for p in (_project(item) for item in data["projects"])}
+    config = _config(data)
+    published = frozenset(s.name for s in config.statuses) if data.get("statuses") else None
+    records = [_record(r, f"records[{i}]", published) for i, r in enumerate(data["records"])]
+    seen: set[str] = set()
+    for index, record in enumerate(records):
+        if record.id in seen:
+            raise PublishedError(f"records[{index}] ({record.id}) is listed twice")
+        seen.add(record.id)
+    listed = shape.items(data.get("projects"), "projects")
+    if listed:
+        projects = {p.id: p for p in (_project(item, f"projects[{i}]")
+                                      for i, item in enumerate(listed))}
     else:
         names = project_names() if project_names else {}
         projects = {r.project: Project(id=r.project, name=names.get(r.project, r.project))
@@ -207,9 +277,17 @@ def archive_from_index(
     return Archive(config, projects, records, bodies=bodies, all_bodies=all_bodies)
 
 
+def bad_patterns(archive: Archive) -> list[str]:
+    """One line per `affects` pattern of the archive that cannot be matched (it matches
+    nothing), for the log."""
+    return [f"{record.id}: affects pattern {record.affects.patterns[index]!r} cannot be "
+            f"used: {reason}; it matches nothing"
+            for record in archive.records for index, reason in record.affects.problems()]
+
+
 # ---- llms.txt and llms-full.txt -------------------------------------------------------------
 
-_SECTION = re.compile(r"^## (.+?)\s*$")
+_SECTION = re.compile(r"^## (.+)$")  # stripped after: `(.+?)\s*$` is quadratic on spaces
 _LINK = re.compile(r"^\s*-\s*\[[^\]]*\]\(([^)\s]+)\)")
 
 
@@ -225,7 +303,7 @@ def project_names(llms_txt: str, site_url: str) -> dict[str, str]:
     for line in llms_txt.splitlines():
         heading = _SECTION.match(line)
         if heading:
-            section = heading.group(1)
+            section = heading.group(1).strip()
             continue
         link = _LINK.match(line)
         if not link or section is None or section == "Optional":

@@ -2,20 +2,24 @@
 
 `PublishedSite` fetches files of the site: each response is kept `ttl` seconds (30 by
 default), then revalidated with If-None-Match / If-Modified-Since, so an unchanged
-decisions.json costs a 304 and no parsing. Every request gives up after `timeout` seconds
-(10 by default), and every file has a size limit. `RemoteSource` turns decisions.json into
-an Archive (`site_builder.archive.published`), reading bodies lazily: one `.md` copy for
-one record, and llms-full.txt, in one request, when a text search needs every body.
+decisions.json costs a 304 and no parsing. The site is not trusted: every request must be
+done within `timeout` seconds (10 by default) from connecting to the last byte, every file
+has a size limit that holds after each decoding layer (`site_builder.mcp.fetch`), and a
+redirect is followed only to the same origin, below the site's path, at most twice.
+`RemoteSource` turns decisions.json into an Archive (`site_builder.archive.published`),
+reading bodies lazily: one `.md` copy for one record, and llms-full.txt, in one request,
+when a text search needs every body.
 """
 
 from __future__ import annotations
 
 import json
 import time
+import traceback
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 import httpx
 
@@ -24,11 +28,13 @@ from site_builder.archive.archive import Archive
 from site_builder.archive.published import (
     PublishedError,
     archive_from_index,
+    bad_patterns,
     bodies_from_full,
     project_names,
     site_path,
 )
 from site_builder.archive.records import Record, split_front_matter
+from site_builder.mcp import fetch
 from site_builder.mcp.source import Log, SourceError, log_to_stderr
 from site_builder.site_paths import DECISIONS, LLMS, LLMS_FULL
 
@@ -41,6 +47,9 @@ LIMITS = {DECISIONS: 64 * MB, LLMS: 16 * MB, LLMS_FULL: 512 * MB}
 MD_LIMIT = 4 * MB
 # Markdown copies kept in memory; older ones are fetched again when asked for.
 _MAX_CACHED_COPIES = 2000
+MAX_REDIRECTS = 2
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_LOGGED_PATTERNS = 10  # bad affects patterns named in the log per decisions.json
 
 
 class FetchError(SourceError):
@@ -85,8 +94,13 @@ class PublishedSite:
         self.url = url
         self.timeout = timeout
         self.ttl = ttl
+        # Redirects are followed by hand (`_redirect`), and no proxy from the environment
+        # is used, so every connection goes through the deadline transport.
         self._client = client or httpx.Client(
-            follow_redirects=True, headers={"User-Agent": f"site-builder/{__version__} mcp"})
+            transport=fetch.DeadlineTransport(), follow_redirects=False, trust_env=False,
+            headers={"User-Agent": f"site-builder/{__version__} mcp",
+                     "Accept-Encoding": fetch.ACCEPT_ENCODING})
+        self._origin = httpx.URL(url)
         self._cache: OrderedDict[str, Response] = OrderedDict()
 
     def url_of(self, path: str) -> str:
@@ -115,42 +129,70 @@ class PublishedSite:
 
     def _get(self, url: str, headers: dict[str, str], limit: int,
              cached: Response | None) -> Response:
-        started = time.monotonic()
+        token = fetch.deadline.set(time.monotonic() + self.timeout)
         try:
-            with self._client.stream("GET", url, headers=headers,
-                                     timeout=self.timeout) as response:
-                if response.status_code == 304 and cached is not None:
-                    cached.checked = time.monotonic()
-                    return cached
-                if response.status_code != 200:
-                    raise FetchError(f"{url} answered HTTP {response.status_code} "
-                                     f"{response.reason_phrase}".rstrip())
-                declared = response.headers.get("content-length", "")
-                if declared.isdigit() and int(declared) > limit:
-                    raise FetchError(_too_large(url, limit))
-                chunks: list[bytes] = []
-                size = 0
-                for chunk in response.iter_bytes():
-                    size += len(chunk)
-                    if size > limit:
-                        raise FetchError(_too_large(url, limit))
-                    if time.monotonic() - started > self.timeout:
-                        raise httpx.ReadTimeout("too slow", request=response.request)
-                    chunks.append(chunk)
-                data = b"".join(chunks)
-                etag, modified = response.headers.get("etag"), response.headers.get(
-                    "last-modified")
-                if cached is not None and data == cached.data:
-                    # Unchanged although the host did not say so (it sends no validators,
-                    # or new ones for the same bytes): keep the object, and with it the
-                    # Archive and indexes built from it.
-                    cached.etag, cached.modified, cached.checked = etag, modified, time.monotonic()
-                    return cached
-                return Response(data, etag, modified, time.monotonic())
+            target = url
+            for _hop in range(MAX_REDIRECTS + 1):
+                with self._client.stream("GET", target, headers=headers,
+                                         timeout=self.timeout) as response:
+                    if response.status_code not in _REDIRECTS:
+                        return self._received(url, response, limit, cached)
+                    target = self._redirect(url, response)
+            raise FetchError(f"{url} redirects more than {MAX_REDIRECTS} times; "
+                             "not followed further")
         except httpx.TimeoutException:
             raise FetchError(f"{url} did not answer within {self.timeout:g}s") from None
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            # InvalidURL: httpx reads a redirect's Location even when it does not follow it.
             raise FetchError(f"{url} could not be read: {exc or type(exc).__name__}") from None
+        finally:
+            fetch.deadline.reset(token)
+
+    def _redirect(self, url: str, response: httpx.Response) -> str:
+        """Where a redirect of `url` leads, when that is inside the site. Raises FetchError."""
+        location = response.headers.get("location")
+        if not location:
+            raise FetchError(f"{url} answered HTTP {response.status_code} without a Location")
+        try:
+            target = response.url.join(location)
+        except (httpx.InvalidURL, ValueError):
+            raise FetchError(f"{url} redirects to {location[:200]!r}, which is not an "
+                             "address") from None
+        site = self._origin
+        path = unquote(target.raw_path.decode("ascii", "replace").split("?", 1)[0])
+        if ((target.scheme, target.host, target.port) != (site.scheme, site.host, site.port)
+                or target.userinfo or not path.startswith(site.path)
+                or ".." in path.split("/")):
+            raise FetchError(f"{url} redirects to {target}, outside {self.url}; redirects are "
+                             "followed only within the site")
+        return str(target)
+
+    def _received(self, url: str, response: httpx.Response, limit: int,
+                  cached: Response | None) -> Response:
+        """The file in a (non-redirect) response. Raises FetchError and httpx errors."""
+        if response.status_code == 304 and cached is not None:
+            cached.checked = time.monotonic()
+            return cached
+        if response.status_code != 200:
+            raise FetchError(f"{url} answered HTTP {response.status_code} "
+                             f"{response.reason_phrase}".rstrip())
+        declared = response.headers.get("content-length", "")
+        if declared.isascii() and declared.isdigit() and int(declared[:20]) > limit:
+            raise FetchError(_too_large(url, limit))
+        try:
+            data = fetch.read_body(response, limit)
+        except fetch.TooLarge:
+            raise FetchError(_too_large(url, limit)) from None
+        except fetch.BadEncoding as exc:
+            raise FetchError(f"{url} {exc}") from None
+        etag, modified = response.headers.get("etag"), response.headers.get("last-modified")
+        if cached is not None and data == cached.data:
+            # Unchanged although the host did not say so (it sends no validators, or new
+            # ones for the same bytes): keep the object, and with it the Archive and
+            # indexes built from it.
+            cached.etag, cached.modified, cached.checked = etag, modified, time.monotonic()
+            return cached
+        return Response(data, etag, modified, time.monotonic())
 
     def forget(self, path: str) -> None:
         """Drop a cached file, so the next fetch reads it again (it was unusable)."""
@@ -158,6 +200,17 @@ class PublishedSite:
 
     def close(self) -> None:
         self._client.close()
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:40]} is too large for a JSON number")
+    return value
 
 
 def _too_large(url: str, limit: int) -> str:
@@ -188,18 +241,37 @@ class RemoteSource:
                 self.site.forget("decisions.json")
                 raise
             self._index, self._archive = index, archive
+            self._log_bad_patterns(archive)
         return self._archive
+
+    def _log_bad_patterns(self, archive: Archive) -> None:
+        """Name the affects patterns that match nothing, once per decisions.json."""
+        lines = bad_patterns(archive)
+        url = self.site.url_of("decisions.json")
+        for line in lines[:_LOGGED_PATTERNS]:
+            self._log(f"{url}: {line}")
+        if len(lines) > _LOGGED_PATTERNS:
+            self._log(f"{url}: ... and {len(lines) - _LOGGED_PATTERNS} more such patterns")
 
     def _read_index(self, index: Response) -> Archive:
         url = self.site.url_of("decisions.json")
         try:
-            data = json.loads(index.text(url))
+            data = json.loads(index.text(url), parse_constant=_no_constant,
+                              parse_float=_finite)
         except ValueError as exc:
             raise FetchError(f"{url} is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise FetchError(f"{url} is not valid JSON: it is nested too deeply") from None
         try:
             return archive_from_index(data, self._body, self._all_bodies, self._project_names)
         except PublishedError as exc:
             raise FetchError(f"{url} cannot be used: {exc}") from None
+        except (ValueError, TypeError, LookupError, AttributeError, OverflowError,
+                RecursionError) as exc:
+            # The decoder missed a wrong shape: still the site's data, not a server fault,
+            # so the call fails with a message and the trace goes to the log for a fix.
+            self._log(f"unexpected problem decoding {url}:\n{traceback.format_exc()}")
+            raise FetchError(f"{url} cannot be used: {type(exc).__name__}: {exc}") from None
 
     def warm(self) -> None:
         """Nothing: remote mode contacts the site only when a call needs it."""

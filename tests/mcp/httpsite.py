@@ -8,6 +8,7 @@ any path misbehave: answer 500, never answer, or send too much.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import threading
 from collections.abc import Callable
@@ -155,3 +156,70 @@ def announce_length(size: int) -> Behaviour:
         handler.close_connection = True
         return 200
     return behaviour
+
+
+# ---- a hostile host -----------------------------------------------------------------------------
+
+
+def redirect(location: str, status: int = 302) -> Behaviour:
+    """Answer `status` with a Location header (a relative or absolute address)."""
+    def behaviour(handler: BaseHTTPRequestHandler) -> int:
+        handler.send_response(status)
+        handler.send_header("Location", location)
+        handler.send_header("Content-Length", "0")
+        handler.end_headers()
+        return status
+    return behaviour
+
+
+def drip_headers(site: SiteServer, every: float = 0.5, limit: float = 60) -> Behaviour:
+    """Send a status line, then a header one byte every `every` seconds, for `limit` seconds
+    at most: each read of the client gets a byte long before any per-read timeout."""
+    def behaviour(handler: BaseHTTPRequestHandler) -> int:
+        handler.send_response_only(200)
+        site.hits.append(Hit(urlsplit(handler.path).path, None, None, 200))
+        handler.wfile.write(b"X-Drip: ")
+        try:
+            for _ in range(int(limit / every)):
+                handler.wfile.write(b"x")
+                handler.wfile.flush()
+                if site.stopping.wait(every):
+                    break
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up, as it should
+        handler.close_connection = True
+        return 200
+    return behaviour
+
+
+def encoded(body: bytes, encoding: str) -> Behaviour:
+    """Answer 200 with `body` as it is, announced with `Content-Encoding: encoding`."""
+    def behaviour(handler: BaseHTTPRequestHandler) -> int:
+        handler.send_response(200)
+        handler.send_header("Content-Encoding", encoding)
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            handler.wfile.write(body)  # the client may stop reading at its limit
+        return 200
+    return behaviour
+
+
+def gzip_bomb(megabytes: int) -> bytes:
+    """A body of about 1 KB that, sent with `Content-Encoding: gzip, gzip`, unpacks to
+    `megabytes` MB of zeros.
+
+    The inner layer is built from one compressed megabyte repeated (each ends in a full
+    flush, so every copy is the same bytes), which takes milliseconds instead of compressing
+    every zero; its gzip trailer is left wrong, as a client that stops at its limit never
+    reaches it.
+    """
+    import zlib
+
+    zeros = b"\0" * (1 << 20)
+    inner = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    first = inner.compress(zeros) + inner.flush(zlib.Z_FULL_FLUSH)
+    again = inner.compress(zeros) + inner.flush(zlib.Z_FULL_FLUSH)
+    layer = first + again * (megabytes - 1) + inner.flush()
+    outer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    return outer.compress(layer) + outer.flush()
