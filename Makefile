@@ -6,6 +6,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 N      ?= 10000
+# The MCP Inspector's CLI, from npm, for the tests that drive the HTTP server with it.
+INSPECTOR_VERSION := 2.12.0
+INSPECTOR := $(VENV)/inspector/node_modules/.bin/mcp-inspector
 
 .DEFAULT_GOAL := help
 .PHONY: help site serve test check lint bench system-deps clean
@@ -43,11 +46,19 @@ system-deps:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "installing chromium (Debian package) for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "installing Node.js and npm (Debian packages) for the MCP Inspector tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }
 	@command -v java >/dev/null 2>&1 || { \
 	  echo "installing a Java runtime for the HTML validator"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; }
 
-test: $(STAMP) system-deps lint
+$(INSPECTOR): | $(BIN)/python system-deps
+	npm install --prefix $(VENV)/inspector --no-audit --no-fund --loglevel=error \
+	  @modelcontextprotocol/inspector@$(INSPECTOR_VERSION)
+	@touch $@
+
+test: $(STAMP) system-deps $(INSPECTOR) lint
 	$(BIN)/python -m pytest -n 2 tests
 
 bench: $(STAMP)

@@ -90,7 +90,11 @@ class McpApp:
     def __init__(self, server: Server, settings: Settings) -> None:
         self.server = server
         self.settings = settings
-        self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="site-builder-mcp")
+        # Local answers only compute: one thread answers them in arrival order, so requests
+        # never fight over the GIL. Remote ones may wait on the site: several threads, so one
+        # slow fetch does not hold every other client up.
+        workers = WORKERS if server.source.open_world else 1
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="site-builder-mcp")
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
