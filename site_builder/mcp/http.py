@@ -203,7 +203,7 @@ class McpApp:
         if mismatch is not None:
             await _respond(send, 400, _rpc_error(mismatch, messages[0]))
             return
-        connection = Connection(version or HANDSHAKE_VERSIONS[-1], version is not None)
+        connection = Connection(version or HANDSHAKE_VERSIONS[-1])
         loop = asyncio.get_running_loop()
         answers = await loop.run_in_executor(
             self._pool, self.server.answer_all, messages, connection)

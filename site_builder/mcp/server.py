@@ -85,7 +85,6 @@ class Connection:
     (the newest handshake revision until then). 2026-07-28 requests carry their own."""
 
     version: str = LATEST_VERSION
-    initialized: bool = False
 
 
 class Server:
@@ -189,7 +188,7 @@ class Server:
             if modern is None:
                 if message.method == "initialize":
                     answer = self._initialize(message.params, conn.version)
-                    conn.version, conn.initialized = answer["protocolVersion"], True
+                    conn.version = answer["protocolVersion"]
                     return result(message.id, answer)
                 return result(message.id, method(message.params, conn.version))
             return result(message.id, envelope.decorate(
