@@ -103,6 +103,7 @@ def source_from(root: str | None, url: str | None) -> Source | int:
 def cmd_mcp(args: argparse.Namespace) -> int:
     """Run the server until stdin closes (or, over HTTP, until interrupted); the exit
     status."""
+    from site_builder.mcp.envelope import hints_for
     from site_builder.mcp.server import Server
 
     if args.http is None and (args.token_file is not None or args.public):
@@ -128,6 +129,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     # Whatever else prints (a library, a stray print) must not corrupt the protocol stream.
     sys.stdout = sys.stderr
     try:
-        return Server(source).serve(sys.stdin.buffer, protocol_out)
+        return Server(source, hints=hints_for(source, False)).serve(sys.stdin.buffer,
+                                                                     protocol_out)
     except KeyboardInterrupt:
         return 130

@@ -79,3 +79,12 @@ def decorate(method: str, value: dict[str, Any], hints: CacheHints) -> dict[str,
         out["ttlMs"] = STATIC_TTL_MS if kind == "static" else hints.archive_ttl_ms
         out["cacheScope"] = hints.scope
     return out
+
+
+def hints_for(source: Any, guarded: bool) -> CacheHints:
+    """The hints for answers from `source`: archive answers live as long as the remote cache
+    keeps a response (0 locally, where an edit shows at once), and are private as soon as
+    tokens guard them (a shared cache must not hand them to someone without one)."""
+    site = getattr(source, "site", None)
+    ttl = int(getattr(site, "ttl", 0) * 1000) if site is not None else 0
+    return CacheHints(archive_ttl_ms=ttl, scope="private" if guarded else "public")

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from site_builder.mcp import envelope
-from site_builder.mcp.envelope import CacheHints
+from site_builder.mcp.envelope import hints_for
 from site_builder.mcp.protocol import (
     HANDSHAKE_VERSIONS,
     HEADER_MISMATCH,
@@ -58,9 +58,6 @@ METADATA_PATH = "/.well-known/oauth-protected-resource" + MCP_PATH
 TOKENS_VARIABLE = "SITE_BUILDER_MCP_TOKENS"
 # A request body longer than this is refused unread: no legitimate request comes near it.
 MAX_BODY_BYTES = 4 * 1024 * 1024
-# Threads answering requests; the query work holds the GIL, so more would only queue there,
-# but a remote fetch waiting on the network must not stall every other client.
-WORKERS = 8
 # HTTP status of a 2026-07-28 error answer, as that revision's transport requires.
 _STATUS = {PARSE_ERROR: 400, INVALID_REQUEST: 400, -32602: 400, HEADER_MISMATCH: 400,
            -32021: 400, -32022: 400, -32601: 404}
@@ -90,11 +87,11 @@ class McpApp:
     def __init__(self, server: Server, settings: Settings) -> None:
         self.server = server
         self.settings = settings
-        # Local answers only compute: one thread answers them in arrival order, so requests
-        # never fight over the GIL. Remote ones may wait on the site: several threads, so one
-        # slow fetch does not hold every other client up.
-        workers = WORKERS if server.source.open_world else 1
-        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="site-builder-mcp")
+        # One thread answers in arrival order: the query work holds the GIL anyway, and the
+        # sources and the archive's memos were written for one caller at a time (the stdio
+        # server's). The event loop stays free to accept and refuse; more throughput comes
+        # from more processes (uvicorn --workers, replicas).
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="site-builder-mcp")
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -177,7 +174,10 @@ class McpApp:
         if kind != "application/json":
             await _respond(send, 415, _json({"error": "send JSON-RPC as application/json"}))
             return
-        body = await _read_body(receive, MAX_BODY_BYTES)
+        try:
+            body = await _read_body(receive, MAX_BODY_BYTES)
+        except _Gone:
+            return  # nobody to answer
         if body is None:
             await _respond(send, 413, _rpc_error(too_long(MAX_BODY_BYTES)))
             return
@@ -270,14 +270,19 @@ def _status(messages: list[Any], answers: list[dict[str, Any]], batch: bool) -> 
     return 200
 
 
+class _Gone(Exception):
+    """The client disconnected before its request was read whole."""
+
+
 async def _read_body(receive: Any, limit: int) -> bytes | None:
-    """The request body, or None once it grows past `limit` (the rest is not kept)."""
+    """The request body, or None once it grows past `limit` (the rest is not kept).
+    Raises _Gone when the client left first."""
     chunks: list[bytes] = []
     size = 0
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            return b"".join(chunks)
+            raise _Gone
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
@@ -333,14 +338,6 @@ def read_tokens(file: str | None) -> frozenset[str]:
     return frozenset(found)
 
 
-def hints_for(server_source: Any, tokens: frozenset[str]) -> CacheHints:
-    """Cache hints: the remote cache's lifetime (0 locally, where edits show at once), and
-    private as soon as tokens guard the answers."""
-    site = getattr(server_source, "site", None)
-    ttl = int(getattr(site, "ttl", 0) * 1000) if site is not None else 0
-    return CacheHints(archive_ttl_ms=ttl, scope="private" if tokens else "public")
-
-
 def app() -> McpApp:
     """The ASGI application configured from the environment, for uvicorn's --factory.
 
@@ -369,5 +366,5 @@ def app() -> McpApp:
                       "served")
     origins = frozenset(o.strip() for o in os.environ.get(
         "SITE_BUILDER_MCP_ORIGINS", "").split(",") if o.strip())
-    return McpApp(Server(source, hints=hints_for(source, tokens)),
+    return McpApp(Server(source, hints=hints_for(source, bool(tokens))),
                   Settings(tokens=tokens, origins=origins))

@@ -12,13 +12,8 @@ import ipaddress
 import socket
 from dataclasses import dataclass
 
-from site_builder.mcp.http import (
-    MCP_PATH,
-    McpApp,
-    Settings,
-    hints_for,
-    read_tokens,
-)
+from site_builder.mcp.envelope import hints_for
+from site_builder.mcp.http import MCP_PATH, McpApp, Settings, read_tokens
 from site_builder.mcp.server import Server
 from site_builder.mcp.source import LOG_PREFIX, Source, log_to_stderr
 
@@ -110,7 +105,7 @@ def serve_http(source: Source, address: Address, token_file: str | None,
         log_to_stderr(f"cannot listen on {address.shown(address.port)}: {exc.strerror or exc}")
         return USAGE
     port = sock.getsockname()[1]
-    app = McpApp(Server(source, hints=hints_for(source, tokens)),
+    app = McpApp(Server(source, hints=hints_for(source, bool(tokens))),
                  settings_for(address, port, tokens))
     import uvicorn  # only --http needs it
 

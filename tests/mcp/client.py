@@ -118,8 +118,10 @@ class RawServer:
             stderr=subprocess.PIPE, cwd=cwd, env={**os.environ, **_environment()})
         self._lines: queue.Queue[bytes] = queue.Queue()
         self._stderr: list[bytes] = []
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._readers = [threading.Thread(target=self._read_stdout, daemon=True),
+                         threading.Thread(target=self._read_stderr, daemon=True)]
+        for reader in self._readers:
+            reader.start()
 
     def _read_stdout(self) -> None:
         for line in self.process.stdout:
@@ -162,10 +164,14 @@ class RawServer:
         return out
 
     def close(self, timeout: float = 30) -> int:
-        """Close stdin and return the exit status."""
+        """Close stdin and return the exit status, once everything the server wrote has
+        been read (so pending() holds all of it)."""
         if not self.process.stdin.closed:
             self.process.stdin.close()
-        return self.process.wait(timeout=timeout)
+        status = self.process.wait(timeout=timeout)
+        for reader in self._readers:
+            reader.join(timeout)
+        return status
 
     @property
     def stderr(self) -> str:
