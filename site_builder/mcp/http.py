@@ -106,8 +106,13 @@ class McpApp:
             await _respond(send, *refusal)
             return
         path, method = scope["path"], scope["method"]
+        if "origin" in headers:  # an origin _refusal let through: a browser may read answers
+            send = _with_cors(send, headers["origin"])
+            if method == "OPTIONS":  # a preflight, which carries no token
+                await _respond(send, 204, b"", extra=_PREFLIGHT)
+                return
         if path in (METADATA_PATH, METADATA_PATH.removesuffix(MCP_PATH)):
-            if method in ("GET", "HEAD"):
+            if method == "GET":
                 await _respond(send, 200, _json(self._metadata(scope, headers)),
                                extra=[(b"cache-control", b"public, max-age=3600")])
             else:
@@ -230,6 +235,26 @@ class McpApp:
                 self._pool.shutdown(wait=False, cancel_futures=True)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+
+_PREFLIGHT = [
+    (b"access-control-allow-methods", b"POST, GET, DELETE"),
+    (b"access-control-allow-headers", b"authorization, content-type, accept, "
+     b"mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id"),
+    (b"access-control-max-age", b"600"),
+]
+
+
+def _with_cors(send: Any, origin: str) -> Any:
+    """`send`, adding the CORS headers that let a page at `origin` read the answer."""
+    added = [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"origin"),
+             (b"access-control-expose-headers", b"mcp-session-id, www-authenticate")]
+
+    async def wrapped(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", ()), *added]}
+        await send(message)
+    return wrapped
 
 
 def _session_version(headers: dict[str, str]) -> str | None:

@@ -140,6 +140,15 @@ def test_origin_and_host_are_checked_before_anything_else(server: HttpServer):
     own = post(server.url, modern(1, "tools/list"), origin=f"http://localhost:{port}",
                host=f"localhost:{port}")
     assert own.status_code == 200
+    assert own.headers["access-control-allow-origin"] == f"http://localhost:{port}"
+    assert "mcp-session-id" in own.headers["access-control-expose-headers"]
+    assert "access-control-allow-origin" not in post(server.url, modern(2, "tools/list")).headers
+    preflight = httpx.options(server.url, headers={"origin": f"http://127.0.0.1:{port}",
+                                                   "access-control-request-method": "POST"})
+    assert preflight.status_code == 204
+    assert "authorization" in preflight.headers["access-control-allow-headers"]
+    assert httpx.options(server.url, headers={"origin": "http://evil.example"}).status_code == (
+        403)
 
 
 # ---- tokens ----------------------------------------------------------------------------------
