@@ -7,11 +7,12 @@ envelope, both eras mixed on one connection and in one batch, and remote mode an
 
 from __future__ import annotations
 
+import shutil
 from typing import Any
 
 import pytest
 
-from tests.conftest import EXAMPLE_SITE
+from tests.conftest import EXAMPLE_SITE, edit_text
 from tests.mcp.client import RawServer, initialize
 
 VERSION = "io.modelcontextprotocol/protocolVersion"
@@ -107,3 +108,20 @@ def test_remote_mode_discovers_and_lists_tools_without_the_network(example_publi
         assert len(site.hits) == before
         listed = server.request(modern(3, "resources/list"))["result"]
         assert listed["ttlMs"] == 30_000 and len(site.hits) > before
+
+
+def test_a_value_json_cannot_carry_is_a_tool_error_not_an_internal_error(tmp_path):
+    root = tmp_path / "archive"
+    shutil.copytree(EXAMPLE_SITE, root, ignore=shutil.ignore_patterns("_site", ".site-builder"))
+    record = root / "content" / "agents" / "adr" / "0008-facets-and-term-memos-per-archive.md"
+    edit_text(record, "effort: 2\n", "effort: .nan\n")
+    with RawServer("--root", str(root)) as server:
+        for era in ({}, {"_meta": META}):
+            answer = server.request({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                     "params": {"name": "get_record", **era,
+                                                "arguments": {"id": "AGENTS-ADR-0008"}}})
+            assert answer["result"]["isError"] is True
+            assert "NaN" in answer["result"]["content"][0]["text"]
+        fine = server.request({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "get_record", "arguments": {"id": "BUILD-ADR-0008"}}})
+        assert fine["result"]["isError"] is False
