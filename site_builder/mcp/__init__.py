@@ -6,5 +6,6 @@ server.py dispatches each request; tools.py is the table of tools, each a query 
 with the schemas in schema.py. The archive comes from a source: the content folder
 (source.py's LocalSource, with changes.py noticing edits) or a published site (remote.py).
 Over stdio, server.py reads the lines itself; over Streamable HTTP, http.py is the ASGI app
-and listen.py binds the address and runs it under uvicorn.
+listen.py binds the address and runs it under uvicorn, and tokens.py reads the bearer
+tokens.
 """

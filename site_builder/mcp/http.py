@@ -52,17 +52,16 @@ from site_builder.mcp.server import (
     too_long,
 )
 from site_builder.mcp.source import log_to_stderr
+from site_builder.mcp.tokens import TOKENS_VARIABLE, read_tokens
 
 MCP_PATH = "/mcp"
 METADATA_PATH = "/.well-known/oauth-protected-resource" + MCP_PATH
-TOKENS_VARIABLE = "SITE_BUILDER_MCP_TOKENS"
 # A request body longer than this is refused unread: no legitimate request comes near it.
 MAX_BODY_BYTES = 4 * 1024 * 1024
 # HTTP status of a 2026-07-28 error answer, as that revision's transport requires.
 _STATUS = {PARSE_ERROR: 400, INVALID_REQUEST: 400, -32602: 400, HEADER_MISMATCH: 400,
            -32021: 400, -32022: 400, -32601: 404}
 _SESSION = re.compile(r"([0-9a-f]{32})\.(\d{4}-\d{2}-\d{2})")
-_TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
 
 Scope = dict[str, Any]
 
@@ -334,33 +333,6 @@ async def _respond(send: Any, status: int, body: bytes,
     headers.extend(extra or ())
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
-
-
-def read_tokens(file: str | None) -> frozenset[str]:
-    """The bearer tokens of `file` (one a line; blank lines and # comments skipped) and of
-    SITE_BUILDER_MCP_TOKENS (comma-separated). Raises ValueError naming what is wrong."""
-    found: set[str] = set()
-    if file is not None:
-        try:
-            lines = open(file, encoding="utf-8").read().splitlines()  # noqa: SIM115
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ValueError(f"cannot read the token file {file}: {exc}") from None
-        for number, line in enumerate(lines, 1):
-            token = line.strip()
-            if token and not token.startswith("#"):
-                if not _TOKEN.fullmatch(token):
-                    raise ValueError(f"{file}:{number}: a token is letters, digits and "
-                                     "-._~+/ only")
-                found.add(token)
-        if not found:
-            raise ValueError(f"{file} holds no token")
-    for token in os.environ.get(TOKENS_VARIABLE, "").split(","):
-        if token.strip():
-            if not _TOKEN.fullmatch(token.strip()):
-                raise ValueError(f"{TOKENS_VARIABLE}: a token is letters, digits and "
-                                 "-._~+/ only")
-            found.add(token.strip())
-    return frozenset(found)
 
 
 def app() -> McpApp:

@@ -191,6 +191,12 @@ def test_a_non_loopback_address_without_tokens_is_refused(tmp_path: Path):
     answer = run_cli("mcp", "--root", str(EXAMPLE_SITE), "--http", "0",
                      "--token-file", str(empty))
     assert answer.returncode == 2 and "holds no token" in answer.stderr
+    spaced = tmp_path / "spaced"
+    spaced.write_text("good-token\nbad token\n", encoding="utf-8")
+    answer = run_cli("mcp", "--root", str(EXAMPLE_SITE), "--http", "0",
+                     "--token-file", str(spaced))
+    assert answer.returncode == 2 and f"{spaced}:2: a token is" in answer.stderr
+    assert "Traceback" not in answer.stderr
     answer = run_cli("mcp", "--root", str(EXAMPLE_SITE), "--public")
     assert answer.returncode == 2 and "go with --http" in answer.stderr
 
