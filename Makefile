@@ -8,6 +8,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-site
 TOOLS  := $(VENV)/.installed-test
 N      ?= 10000
+# The MCP Inspector's CLI, from npm, for the tests that drive the HTTP server with it.
+INSPECTOR_VERSION := 2.12.0
+INSPECTOR := $(VENV)/inspector/node_modules/.bin/mcp-inspector
 
 # The Mermaid release the theme ships (theme/mermaid.min.js, from the npm package's dist/).
 # `make mermaid` fetches it again and refuses a file whose SHA-256 differs from this pin; to
@@ -56,11 +59,19 @@ system-deps:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "installing chromium (Debian package) for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "installing Node.js and npm (Debian packages) for the MCP Inspector tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }
 	@command -v java >/dev/null 2>&1 || { \
 	  echo "installing a Java runtime for the HTML validator"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null; }
 
-test: $(TOOLS) system-deps lint
+$(INSPECTOR): | $(BIN)/python system-deps
+	npm install --prefix $(VENV)/inspector --no-audit --no-fund --loglevel=error \
+	  @modelcontextprotocol/inspector@$(INSPECTOR_VERSION)
+	@touch $@
+
+test: $(TOOLS) system-deps $(INSPECTOR) lint
 	$(BIN)/python -m pytest -n 2 tests
 
 bench: $(TOOLS)

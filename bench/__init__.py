@@ -9,6 +9,7 @@ builds.py     full builds interleaved across tools, site-builder's rebuilds
 live.py       `serve`: save a record → new page served
 mcp_client.py, mcp_timing.py, http_site.py
               the MCP server, local and remote, through a raw JSON-RPC client
+http_load.py  `mcp --http` under many concurrent clients: req/s, p50/p99, errors, memory
 stats.py      median, spread, percentiles, ratios
 targets.py    SPEC §8's targets, met or missed by how much
 profiling.py  pyinstrument / tracemalloc summaries of missed targets

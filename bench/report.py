@@ -125,6 +125,10 @@ def render(results: Results, verdicts: Sequence[Verdict]) -> str:
     table = latencies(results)
     if table:
         lines += ["## Live preview and MCP", "", *table, ""]
+    if results.load:
+        lines += ["## MCP over HTTP under load", ""]
+        for text in results.load.values():
+            lines += [*text, ""]
     lines += ["## Targets", "", *targets(verdicts), ""]
     if results.skipped:
         lines += ["## Not measured", ""]

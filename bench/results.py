@@ -65,6 +65,8 @@ class Results:
     """Tool → version string."""
     profiles: dict[str, str] = field(default_factory=dict)
     """Missed target → what its profile shows (hottest functions)."""
+    load: dict[str, list[str]] = field(default_factory=dict)
+    """Archive → the Markdown lines of one HTTP load run on it (bench/http_load.py)."""
 
     def time(self, name: str) -> Summary | None:
         return self.seconds.get(name)

@@ -22,10 +22,20 @@ HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path.insert(0, str(HERE.parent))
 
-from bench import builds, corpus, hugo_site, live, mcp_timing, mkdocs_site, profiling  # noqa: E402
+from bench import (  # noqa: E402
+    builds,
+    corpus,
+    http_load,
+    hugo_site,
+    live,
+    mcp_timing,
+    mkdocs_site,
+    profiling,
+)
 from bench import report as reporting  # noqa: E402
 from bench import site_builder_target as sb  # noqa: E402
 from bench.results import HUGO, MKDOCS, SITE_BUILDER, Results  # noqa: E402
+from bench.stats import Summary  # noqa: E402
 from bench.targets import judge  # noqa: E402
 
 DEFAULT_RECORDS = 10_000
@@ -46,6 +56,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--mkdocs-cap", type=float, default=builds.RAISED_CAP,
                         metavar="SECONDS",
                         help="never raise MkDocs' limit beyond this (default 900)")
+    parser.add_argument("--http-clients", type=int, default=50,
+                        help="concurrent clients of the MCP HTTP load run (default 50)")
+    parser.add_argument("--http-seconds", type=float, default=60.0,
+                        help="length of each MCP HTTP load run (default 60)")
     parser.add_argument("--work", type=Path, default=HERE / "work",
                         help="where corpora and sites go (default bench/work)")
     parser.add_argument("--results", type=Path,
@@ -103,12 +117,28 @@ def measure_site_builder_services(args: argparse.Namespace, archive: corpus.Corp
         return
     say("timing the MCP server, local mode")
     mcp_timing.measure_local(archive.root, ids, 3, args.calls, results)
+    measure_http_load(args, archive.root, ids, results)
     site = sb.output_dir(archive.root)
     if not (site / "decisions.json").exists():
         results.skipped["MCP remote"] = "no built site with decisions.json to serve"
         return
     say("timing the MCP server, remote mode")
     mcp_timing.measure_remote(site, ids, 3, args.calls, results)
+
+
+def measure_http_load(args: argparse.Namespace, root: Path, ids: list[str],
+                      results: Results) -> None:
+    """The MCP HTTP server under load, on example-site and on the corpus."""
+    example = HERE.parent / "example-site"
+    for name, folder, folder_ids in (("example-site", example, http_load.record_ids(example)),
+                                     (f"the {len(ids):,}-record corpus", root, ids)):
+        say(f"loading the MCP HTTP server on {name}: {args.http_clients} clients for "
+            f"{args.http_seconds:.0f} s")
+        load = http_load.measure(folder, folder_ids, args.http_clients, args.http_seconds)
+        results.load[name] = load.lines(f"MCP over HTTP on {name}, local mode")
+    filters = load.latencies.get("search_records, filters", [])
+    if filters:
+        results.seconds["mcp.http.filters"] = Summary.of(filters)
 
 
 def profile_misses(archive: corpus.Corpus, folder: Path, results: Results) -> None:

@@ -74,6 +74,13 @@ def _median(name: str) -> Callable[[Results], float | None]:
     return figure
 
 
+def _p99(name: str) -> Callable[[Results], float | None]:
+    def figure(results: Results) -> float | None:
+        summary = results.seconds.get(name)
+        return summary.p(99) if summary and summary.n else None
+    return figure
+
+
 def _slowest(*names: str) -> Callable[[Results], float | None]:
     def figure(results: Results) -> float | None:
         medians = [s.median for s in map(results.seconds.get, names) if s and s.n]
@@ -124,6 +131,8 @@ TARGETS = (
            _median("mcp.local.query"), format_seconds, profile="mcp-local"),
     Target("mcp-remote-cached", "MCP remote cached calls: p50 ≤ 5 ms", 0.005,
            _median("mcp.remote.cached"), format_seconds, profile="mcp-remote"),
+    Target("mcp-http-load", "MCP over HTTP, 50 clients: search_records, filters p99 ≤ 100 ms",
+           0.100, _p99("mcp.http.filters"), format_seconds),
     Target("mcp-start", "MCP server start → first answer ≤ 1 s (slower of local, remote)", 1.0,
            _slowest("mcp.local.start", "mcp.remote.start"), format_seconds,
            profile="mcp-start"),

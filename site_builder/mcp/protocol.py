@@ -1,7 +1,8 @@
-"""JSON-RPC 2.0 as MCP uses it over stdio: one message per line, batches, versions, errors.
+"""JSON-RPC 2.0 as MCP uses it: one message per line (or HTTP body), batches, versions, errors.
 
 This module knows the wire format only: it turns a line into messages (or the error to
-answer with) and answers into lines. What a method does is `server.py`'s business.
+answer with) and answers into lines. What a method does is `server.py`'s business; which
+protocol era a request belongs to is `envelope.py`'s.
 """
 
 from __future__ import annotations
@@ -10,10 +11,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-# Protocol revisions the server speaks, oldest first; the newest is offered to clients
-# asking for one it does not know.
-PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-LATEST_VERSION = PROTOCOL_VERSIONS[-1]
+# Protocol revisions the server speaks, oldest first. The handshake era negotiates one of
+# the first four with `initialize` (the newest of them is offered to a client asking for one
+# it does not know); from 2026-07-28 on, each request names its revision in `_meta`.
+HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+MODERN_VERSIONS = ("2026-07-28",)
+PROTOCOL_VERSIONS = (*HANDSHAKE_VERSIONS, *MODERN_VERSIONS)
+LATEST_VERSION = HANDSHAKE_VERSIONS[-1]
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -21,6 +25,9 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 RESOURCE_NOT_FOUND = -32002
+# 2026-07-28: the request's `_meta` and its HTTP headers disagree; a revision not served.
+HEADER_MISMATCH = -32020
+UNSUPPORTED_VERSION = -32022
 
 # A line longer than this is refused unread, so a runaway client cannot exhaust memory.
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -60,8 +67,9 @@ class Invalid:
 
 
 def negotiate(requested: Any) -> str:
-    """The protocol version to answer `initialize` with: the client's when supported."""
-    return requested if requested in PROTOCOL_VERSIONS else LATEST_VERSION
+    """The protocol version to answer `initialize` with: the client's when the handshake
+    reaches it, else the newest handshake revision (2026-07-28 has no handshake)."""
+    return requested if requested in HANDSHAKE_VERSIONS else LATEST_VERSION
 
 
 def at_least(version: str, minimum: str) -> bool:
@@ -147,14 +155,12 @@ def error(request_id: RequestId | None, exc: RpcError) -> dict[str, Any]:
 def encode(answer: dict[str, Any] | list[dict[str, Any]]) -> bytes:
     """One answer (or a batch of answers) as a line of UTF-8 JSON.
 
-    JSON text may carry a lone surrogate (`"\\ud800"`) that no UTF-8 can: a client may send
-    one as an id or in a method name, and the answer must echo it. Such an answer is written
-    with every non-ASCII character escaped, which gives the client back exactly what it sent.
-    Raises ValueError for values JSON cannot represent at all (NaN, infinities).
+    Raises ValueError for a value JSON cannot carry (NaN, infinity). A string UTF-8 cannot
+    carry (a lone surrogate, as in an id sent as "\\ud800") is written as a \\u escape, so the
+    client gets back exactly the value it sent.
     """
     text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     try:
         return text.encode("utf-8") + b"\n"
     except UnicodeEncodeError:
-        escaped = json.dumps(answer, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-        return escaped.encode("ascii") + b"\n"
+        return json.dumps(answer, separators=(",", ":"), allow_nan=False).encode() + b"\n"

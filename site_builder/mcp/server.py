@@ -1,31 +1,37 @@
-"""The MCP server: reads JSON-RPC lines from stdin, answers each request on stdout.
+"""The MCP server: dispatches JSON-RPC requests to the tools and resources of one Source.
 
-One request at a time, in order. Every request gets exactly one answer, at once: unknown
-methods (such as the `server/discover` probe newer clients send first) are refused with
--32601 rather than left unanswered. Notifications are never answered. A tool that cannot
-run (bad arguments, an unknown id, a site that did not answer) gives a result with
-`isError: true` whose text says what to do; only a request the protocol itself cannot
-serve gets a JSON-RPC error.
+Every request gets exactly one answer, at once: unknown methods are refused with -32601
+rather than left unanswered. Notifications are never answered. A tool that cannot run (bad
+arguments, an unknown id, a site that did not answer, an answer JSON cannot carry) gives a
+result with `isError: true` whose text says what to do; only a request the protocol itself
+cannot serve gets a JSON-RPC error. Both protocol eras are served request by request (see
+envelope.py); the transports (stdio here, Streamable HTTP in http.py) only frame messages.
 """
 
 from __future__ import annotations
 
+import re
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 from urllib.parse import unquote
 
 from site_builder import __version__, query
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
-from site_builder.mcp import tools
+from site_builder.mcp import envelope, tools
+from site_builder.mcp.envelope import CacheHints
 from site_builder.mcp.protocol import (
+    HANDSHAKE_VERSIONS,
     INTERNAL_ERROR,
     INVALID_PARAMS,
+    INVALID_REQUEST,
     LATEST_VERSION,
     MAX_LINE_BYTES,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
+    PROTOCOL_VERSIONS,
     RESOURCE_NOT_FOUND,
     Invalid,
     Request,
@@ -40,9 +46,17 @@ from site_builder.mcp.protocol import (
 from site_builder.mcp.source import Log, Source, SourceError, log_to_stderr
 
 SERVER_NAME = "site-builder"
+SERVER_INFO = {"name": SERVER_NAME, "title": "site-builder decision records",
+               "version": __version__}
+CAPABILITIES: dict[str, Any] = {"tools": {}, "resources": {}}
 URI_SCHEME = "decision://"
-# resources/list answers in pages of this many records.
+# resources/list answers in pages of this many records; a cursor is a position, in ASCII
+# digits, short enough that no client can make int() work hard.
 RESOURCE_PAGE = 1000
+_CURSOR = re.compile(r"[0-9]{1,12}")
+# Requests answered per batch; a longer batch is refused whole, so one line cannot queue
+# unbounded work.
+MAX_BATCH = 100
 
 INSTRUCTIONS = (
     "This server answers questions about an archive of decision records (ADRs, RFCs and "
@@ -54,7 +68,10 @@ INSTRUCTIONS = (
     "decisions govern the files you are about to change."
 )
 
-Handler = Callable[[dict[str, Any]], dict[str, Any]]
+Handler = Callable[[dict[str, Any], str], dict[str, Any]]
+# Methods a 2026-07-28 request may name; the handshake and ping belong to the older era.
+_MODERN_METHODS = frozenset({"server/discover", "tools/list", "tools/call", "resources/list",
+                             "resources/read", "resources/templates/list"})
 
 
 def tool_error(message: str) -> dict[str, Any]:
@@ -62,17 +79,32 @@ def tool_error(message: str) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": message}], "isError": True}
 
 
-class Server:
-    """Dispatch of MCP requests to the tools and resources over one Source."""
+@dataclass(slots=True)
+class Connection:
+    """What the handshake era remembers of a client: the revision `initialize` settled on
+    (the newest handshake revision until then). 2026-07-28 requests carry their own."""
 
-    def __init__(self, source: Source, log: Log = log_to_stderr) -> None:
+    version: str = LATEST_VERSION
+
+
+class Server:
+    """Dispatch of MCP requests to the tools and resources over one Source.
+
+    `hints` sets the 2026-07-28 cache hints: how long an archive answer may be cached and
+    whether a shared cache may serve it to anyone (public) or only to its client.
+    """
+
+    def __init__(self, source: Source, log: Log = log_to_stderr,
+                 hints: CacheHints | None = None) -> None:
         self.source = source
-        self.version = LATEST_VERSION
+        self.hints = hints or CacheHints()
+        self.connection = Connection()  # the stdio client's; HTTP passes one per request
         self._log = log
         self._warm_pending = False
         self._methods: dict[str, Handler] = {
             "initialize": self._initialize,
-            "ping": lambda params: {},
+            "server/discover": self._discover,
+            "ping": lambda params, version: {},
             "tools/list": self._tools_list,
             "tools/call": self._tools_call,
             "resources/list": self._resources_list,
@@ -90,9 +122,7 @@ class Server:
                 return 0
             if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
                 _skip_line(stdin)
-                answer: bytes | None = encode(error(None, RpcError(
-                    PARSE_ERROR, f"Parse error: a message longer than "
-                                 f"{MAX_LINE_BYTES // (1024 * 1024)} MB")))
+                answer: bytes | None = encode(error(None, too_long()))
             else:
                 answer = self._answer_line(line)
             if answer is not None:
@@ -101,9 +131,7 @@ class Server:
                     stdout.flush()
                 except BrokenPipeError:
                     return 0
-            if self._warm_pending:
-                self._warm_pending = False
-                self.source.warm()
+            self.warm_if_due()
 
     def _answer_line(self, line: bytes) -> bytes | None:
         """`handle_line`, except that a bug in it costs this one line, never the server."""
@@ -113,26 +141,40 @@ class Server:
             self._log(f"internal error answering a line:\n{traceback.format_exc()}")
             return encode(error(None, RpcError(INTERNAL_ERROR, "Internal error")))
 
-    def handle_line(self, line: bytes) -> bytes | None:
+    def warm_if_due(self) -> None:
+        """Start reading the archive if a client just connected: after the answer went out,
+        so the handshake never waits on it."""
+        if self._warm_pending:
+            self._warm_pending = False
+            self.source.warm()
+
+    def handle_line(self, line: bytes, connection: Connection | None = None) -> bytes | None:
         """The answer line for one input line, or None when nothing is to be answered."""
         if not line.strip():
             return None  # a blank line is not a message
-        parsed = parse_line(line)
-        if isinstance(parsed, RpcError):
-            return encode(error(None, parsed))
-        messages, batch = parsed
-        answers = [a for a in (self.handle(m) for m in messages) if a is not None]
-        if not answers:
-            return None
-        try:
-            return encode(answers if batch else answers[0])
-        except ValueError:  # a value JSON cannot carry, such as NaN in a custom field
-            failed = [error(a["id"], RpcError(INTERNAL_ERROR, "Internal error: the answer "
-                                              "holds a value JSON cannot represent"))
-                      for a in answers]
-            return encode(failed if batch else failed[0])
+        answers, batch = self.handle_bytes(line, connection)
+        return encode_answers(answers, batch)
 
-    def handle(self, message: Request | Invalid | None) -> dict[str, Any] | None:
+    def handle_bytes(self, data: bytes, connection: Connection | None = None) -> tuple[
+            list[dict[str, Any]], bool]:
+        """The answers to one line or HTTP body, and whether they form a batch (an array)."""
+        parsed = parse_line(data)
+        if isinstance(parsed, RpcError):
+            return [error(None, parsed)], False
+        messages, batch = parsed
+        if len(messages) > MAX_BATCH:
+            return [error(None, batch_too_long(len(messages)))], False
+        return self.answer_all(messages, connection), batch
+
+    def answer_all(self, messages: list[Request | Invalid | None],
+                   connection: Connection | None = None) -> list[dict[str, Any]]:
+        """The answers to the messages of one line or body, in order (none for
+        notifications)."""
+        conn = self.connection if connection is None else connection
+        return [a for a in (self.handle(m, conn) for m in messages) if a is not None]
+
+    def handle(self, message: Request | Invalid | None,
+               connection: Connection | None = None) -> dict[str, Any] | None:
         """The answer to one message; None for notifications and client responses."""
         if message is None:
             return None
@@ -140,12 +182,25 @@ class Server:
             return error(message.id, message.error)
         if message.is_notification:
             return None  # initialized, cancelled, …: nothing to do, nothing to answer
-        method = self._methods.get(message.method)
-        if method is None:
-            return error(message.id, RpcError(METHOD_NOT_FOUND,
-                                              f"Method not found: {message.method}"))
+        conn = self.connection if connection is None else connection
         try:
-            return result(message.id, method(message.params))
+            modern = envelope.modern_version(message.method, message.params)
+        except RpcError as exc:
+            return error(message.id, exc)
+        method = self._methods.get(message.method)
+        if method is None or (modern is not None and message.method not in _MODERN_METHODS) \
+                or (modern is None and message.method == "server/discover"):
+            return error(message.id, RpcError(METHOD_NOT_FOUND,
+                                              f"Method not found: {message.method[:200]}"))
+        try:
+            if modern is None:
+                if message.method == "initialize":
+                    answer = self._initialize(message.params, conn.version)
+                    conn.version = answer["protocolVersion"]
+                    return result(message.id, answer)
+                return result(message.id, method(message.params, conn.version))
+            return result(message.id, envelope.decorate(
+                message.method, method(message.params, modern), self.hints))
         except RpcError as exc:
             return error(message.id, exc)
         except Exception as exc:  # a bug must cost one answer, never the server
@@ -154,16 +209,19 @@ class Server:
 
     # ---- lifecycle ------------------------------------------------------------------------
 
-    def _initialize(self, params: dict[str, Any]) -> dict[str, Any]:
-        self.version = negotiate(params.get("protocolVersion"))
+    def _initialize(self, params: dict[str, Any], version: str) -> dict[str, Any]:
         self._warm_pending = True
         return {
-            "protocolVersion": self.version,
-            "capabilities": {"tools": {}, "resources": {}},
-            "serverInfo": {"name": SERVER_NAME, "title": "site-builder decision records",
-                           "version": __version__},
+            "protocolVersion": negotiate(params.get("protocolVersion")),
+            "capabilities": CAPABILITIES,
+            "serverInfo": SERVER_INFO,
             "instructions": INSTRUCTIONS,
         }
+
+    def _discover(self, params: dict[str, Any], version: str) -> dict[str, Any]:
+        self._warm_pending = True
+        return {"supportedVersions": list(PROTOCOL_VERSIONS), "capabilities": CAPABILITIES,
+                "instructions": INSTRUCTIONS, "_meta": {envelope.SERVER_INFO_KEY: SERVER_INFO}}
 
     def _archive(self) -> Archive:
         try:
@@ -173,15 +231,16 @@ class Server:
 
     # ---- tools ------------------------------------------------------------------------------
 
-    def _tools_list(self, params: dict[str, Any]) -> dict[str, Any]:
-        return {"tools": [tool.definition(self.version, self.source.open_world)
+    def _tools_list(self, params: dict[str, Any], version: str) -> dict[str, Any]:
+        return {"tools": [tool.definition(version, self.source.open_world)
                           for tool in tools.TOOLS]}
 
-    def _tools_call(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _tools_call(self, params: dict[str, Any], version: str) -> dict[str, Any]:
         name = params.get("name")
         tool = tools.BY_NAME.get(name) if isinstance(name, str) else None
         if tool is None:
-            raise RpcError(INVALID_PARAMS, f"Unknown tool {name!r}; the tools are "
+            shown = repr(name)[:200]
+            raise RpcError(INVALID_PARAMS, f"Unknown tool {shown}; the tools are "
                                            f"{', '.join(tools.BY_NAME)}.")
         try:
             given = tools.arguments(tool, params.get("arguments"))
@@ -189,22 +248,17 @@ class Server:
             return tool_error(str(exc))
         try:
             answer, text = tools.run(tool, self.source.archive(), given)
-        except (query.QueryError, SourceError) as exc:
+        except (query.QueryError, SourceError, tools.UnencodableAnswer) as exc:
             return tool_error(str(exc))
         out: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": False}
-        if at_least(self.version, "2025-06-18"):
+        if at_least(version, "2025-06-18"):
             out["structuredContent"] = answer
         return out
 
     # ---- resources -------------------------------------------------------------------------
 
-    def _resources_list(self, params: dict[str, Any]) -> dict[str, Any]:
-        cursor = params.get("cursor")
-        start = 0
-        if cursor is not None:
-            if not isinstance(cursor, str) or not cursor.isdigit():
-                raise RpcError(INVALID_PARAMS, "Invalid params: unknown cursor")
-            start = int(cursor)
+    def _resources_list(self, params: dict[str, Any], version: str) -> dict[str, Any]:
+        start = _cursor_start(params)
         records = self._archive().records
         page = [_resource(r) for r in records[start:start + RESOURCE_PAGE]]
         out: dict[str, Any] = {"resources": page}
@@ -212,21 +266,23 @@ class Server:
             out["nextCursor"] = str(start + RESOURCE_PAGE)
         return out
 
-    def _resources_read(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _resources_read(self, params: dict[str, Any], version: str) -> dict[str, Any]:
         uri = params.get("uri")
         if not isinstance(uri, str):
             raise RpcError(INVALID_PARAMS, "Invalid params: uri must be a string")
         archive = self._archive()
         record = _record_at(archive, uri)
         if record is None:
-            raise RpcError(RESOURCE_NOT_FOUND, "Resource not found", {"uri": uri})
+            # 2026-07-28 made an unknown resource an invalid parameter.
+            code = RESOURCE_NOT_FOUND if version in HANDSHAKE_VERSIONS else INVALID_PARAMS
+            raise RpcError(code, "Resource not found", {"uri": uri})
         try:
             text = query.markdown_copy(archive, record)
         except SourceError as exc:
             raise RpcError(INTERNAL_ERROR, str(exc)) from None
         return {"contents": [{"uri": uri, "mimeType": "text/markdown", "text": text}]}
 
-    def _resource_templates(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _resource_templates(self, params: dict[str, Any], version: str) -> dict[str, Any]:
         return {"resourceTemplates": [{
             "uriTemplate": URI_SCHEME + "{id}",
             "name": "decision",
@@ -235,6 +291,42 @@ class Server:
                            "full id, for example build/adr/0008-build-beside-the-output-and-swap",
             "mimeType": "text/markdown",
         }]}
+
+
+def batch_too_long(count: int) -> RpcError:
+    """The error for a batch of `count` messages, more than one answer may hold."""
+    return RpcError(INVALID_REQUEST, f"Invalid Request: a batch of {count} messages; at most "
+                                     f"{MAX_BATCH} are answered per batch")
+
+
+def too_long(limit: int = MAX_LINE_BYTES) -> RpcError:
+    """The error for a message longer than the transport accepts (`limit` bytes)."""
+    return RpcError(PARSE_ERROR, f"Parse error: a message longer than "
+                                 f"{limit // (1024 * 1024)} MB")
+
+
+def encode_answers(answers: list[dict[str, Any]], batch: bool) -> bytes | None:
+    """The answers as one line (an array for a batch); None when there is none."""
+    if not answers:
+        return None
+    try:
+        return encode(answers if batch else answers[0])
+    except ValueError:  # a value JSON cannot represent, such as NaN in a resource listing
+        failed = [error(a["id"], RpcError(INTERNAL_ERROR, "Internal error: the answer "
+                                          "holds a value JSON cannot represent"))
+                  for a in answers]
+        return encode(failed if batch else failed[0])
+
+
+def _cursor_start(params: dict[str, Any]) -> int:
+    """Where a paginated list starts. Raises RpcError -32602 for a cursor this server did not
+    hand out."""
+    cursor = params.get("cursor")
+    if cursor is None:
+        return 0
+    if not isinstance(cursor, str) or not _CURSOR.fullmatch(cursor):
+        raise RpcError(INVALID_PARAMS, "Invalid params: unknown cursor")
+    return int(cursor)
 
 
 def _resource(record: Record) -> dict[str, Any]:

@@ -64,17 +64,32 @@ class Tool:
         return out
 
 
+class UnencodableAnswer(ValueError):
+    """An answer holding a value JSON cannot carry (NaN or infinity in a custom field)."""
+
+
 def arguments(tool: Tool, given: Any) -> dict[str, Any]:
     """`given` checked against the tool's parameters. Raises ArgumentError."""
     return contract.checked(tool.name, given)
 
 
 def run(tool: Tool, archive: Archive, given: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    """The tool's answer and its text content. Raises query.QueryError for a bad request."""
+    """The tool's answer and its text content.
+
+    Raises query.QueryError for a bad request, UnencodableAnswer for an answer JSON cannot
+    carry: the archive's problem, which the agent is told about instead of a protocol error.
+    """
     answer = tool.answer(archive, **given)
+    try:
+        payload = json.dumps(answer, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        raise UnencodableAnswer(
+            f"{tool.name} found an answer holding a number JSON cannot carry (NaN or "
+            "infinity, most likely in a custom field of a record); fix that value in the "
+            "record, or narrow the request to leave the record out.") from None
     if tool.text is not None:
         return answer, tool.text(archive, given)
-    return answer, json.dumps(answer, ensure_ascii=False)
+    return answer, payload
 
 
 def _markdown(archive: Archive, given: dict[str, Any]) -> str:

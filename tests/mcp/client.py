@@ -1,9 +1,11 @@
 """Drive `site-builder mcp` as clients do: the official MCP SDK, or raw lines over stdio.
 
-`mcp_client(...)` starts the server as a real subprocess through the SDK's `stdio_client`
-and `ClientSession` (mcp 2.3.0) and hands back a synchronous wrapper, so tests read as plain
-calls. `RawServer` writes bytes to the server's stdin and reads its stdout line by line, for
-tests of the framing itself.
+`mcp_client(...)` starts the server as a real subprocess and connects the SDK's `Client`
+(mcp 2.3.0) to it over stdio; `http_client(url)` connects the same client to a Streamable
+HTTP endpoint. Both take the SDK's `mode`: "auto" (the default: probe `server/discover`, fall
+back to `initialize`) or "legacy" (the handshake only). Each hands back a synchronous
+wrapper, so tests read as plain calls. `RawServer` writes bytes to the server's stdin and
+reads its stdout line by line, for tests of the framing itself.
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx2
 from anyio.from_thread import BlockingPortal, start_blocking_portal
-from mcp import ClientSession, StdioServerParameters
+from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 from tests.conftest import REPO
 
@@ -35,16 +39,17 @@ def _environment() -> dict[str, str]:
 
 
 class Session:
-    """A ClientSession used from synchronous test code."""
+    """An SDK Client used from synchronous test code."""
 
-    def __init__(self, portal: BlockingPortal, session: ClientSession, errlog: Path) -> None:
+    def __init__(self, portal: BlockingPortal, client: Client, errlog: Path | None) -> None:
         self._portal = portal
-        self.session = session
+        self.client = client
+        self.session = client.session
         self.errlog = errlog
 
     def call(self, tool: str, **arguments: Any) -> Any:
         """The CallToolResult of one tools/call."""
-        return self._portal.call(self.session.call_tool, tool, arguments)
+        return self._portal.call(self.client.call_tool, tool, arguments)
 
     def answer(self, tool: str, **arguments: Any) -> dict[str, Any]:
         """The structuredContent of a successful call, checked against its text."""
@@ -62,31 +67,46 @@ class Session:
         return result.content[0].text
 
     def __getattr__(self, name: str) -> Any:
-        method = getattr(self.session, name)
+        method = getattr(self.client, name)
         return lambda *args, **kwargs: self._portal.call(lambda: method(*args, **kwargs))
 
     @property
     def stderr(self) -> str:
+        assert self.errlog is not None, "the server runs elsewhere"
         return self.errlog.read_text(encoding="utf-8")
 
 
 @asynccontextmanager
-async def _session(args: list[str], errlog: Any) -> AsyncIterator[ClientSession]:
-    params = StdioServerParameters(command=SERVER[0], args=[*SERVER[1:], *args],
-                                   env=_environment())
-    async with stdio_client(params, errlog=errlog) as (read, write), \
-            ClientSession(read, write) as session:
-        await session.initialize()
-        yield session
+async def _connected(transport: Any, mode: str) -> AsyncIterator[Client]:
+    # No client-side cache: each call must reach the server under test.
+    async with Client(transport, mode=mode, cache=None) as client:
+        yield client
 
 
 @contextmanager
-def mcp_client(*args: str) -> Iterator[Session]:
-    """A connected, initialised SDK session with `site-builder mcp ARGS`."""
+def mcp_client(*args: str, mode: str = "auto") -> Iterator[Session]:
+    """A connected SDK client of `site-builder mcp ARGS` over stdio."""
+    params = StdioServerParameters(command=SERVER[0], args=[*SERVER[1:], *args],
+                                   env=_environment())
     with tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False) as errlog, \
             start_blocking_portal() as portal, \
-            portal.wrap_async_context_manager(_session(list(args), errlog)) as session:
-        yield Session(portal, session, Path(errlog.name))
+            portal.wrap_async_context_manager(
+                _connected(stdio_client(params, errlog=errlog), mode)) as client:
+        yield Session(portal, client, Path(errlog.name))
+
+
+@contextmanager
+def http_client(url: str, mode: str = "auto", token: str | None = None) -> Iterator[Session]:
+    """A connected SDK client of the Streamable HTTP endpoint at `url`."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    with start_blocking_portal() as portal:
+        http = httpx2.AsyncClient(headers=headers, timeout=30)
+        transport = streamable_http_client(url, http_client=http)
+        try:
+            with portal.wrap_async_context_manager(_connected(transport, mode)) as client:
+                yield Session(portal, client, None)
+        finally:
+            portal.call(http.aclose)
 
 
 class RawServer:
@@ -98,8 +118,10 @@ class RawServer:
             stderr=subprocess.PIPE, cwd=cwd, env={**os.environ, **_environment()})
         self._lines: queue.Queue[bytes] = queue.Queue()
         self._stderr: list[bytes] = []
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._readers = [threading.Thread(target=self._read_stdout, daemon=True),
+                         threading.Thread(target=self._read_stderr, daemon=True)]
+        for reader in self._readers:
+            reader.start()
 
     def _read_stdout(self) -> None:
         for line in self.process.stdout:
@@ -142,10 +164,14 @@ class RawServer:
         return out
 
     def close(self, timeout: float = 30) -> int:
-        """Close stdin and return the exit status."""
+        """Close stdin and return the exit status, once everything the server wrote has
+        been read (so pending() holds all of it)."""
         if not self.process.stdin.closed:
             self.process.stdin.close()
-        return self.process.wait(timeout=timeout)
+        status = self.process.wait(timeout=timeout)
+        for reader in self._readers:
+            reader.join(timeout)
+        return status
 
     @property
     def stderr(self) -> str:

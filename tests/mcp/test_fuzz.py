@@ -195,6 +195,8 @@ def test_the_dispatcher_answers_every_request_exactly_once(dispatcher: Server, l
     answers = check_answers(line, dispatcher.handle_line(line))
     if answers:
         check_tool_results(line, answers)
+    # Input never makes an internal error: what a client sends is its mistake or fine.
+    assert all(a.get("error", {}).get("code") != -32603 for a in answers), answers
 
 
 @pytest.fixture(scope="module")

@@ -69,7 +69,9 @@ def assert_same_answers(local: Session, remote: Session) -> int:
     local_resources = local.list_resources().resources
     assert remote.list_resources().resources == local_resources
     for resource in local_resources[:5]:
-        assert remote.read_resource(resource.uri) == local.read_resource(resource.uri)
+        # The contents; the 2026-07-28 cache hints differ by design (0 ms locally).
+        assert remote.read_resource(resource.uri).contents == local.read_resource(
+            resource.uri).contents
     return len(calls)
 
 
@@ -177,7 +179,7 @@ def test_a_site_that_never_answers_times_out_and_the_server_keeps_serving(
         text = client.error("search_records", query="x")
         assert text == f"{site.url}decisions.json did not answer within 1s"
         assert time.monotonic() - started < 1 + 15
-        client.send_ping()
+        assert client.list_resource_templates().resource_templates  # still serving
         assert "tools" in dir(client.list_tools())
 
 
