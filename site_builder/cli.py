@@ -232,7 +232,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(f"--{name}")
     p.add_argument("--field", metavar="NAME=VALUE")
     p.add_argument("--current-only", action="store_true", help="only records in force")
-    p.add_argument("--sort", choices=("date", "relevance"), default="date")
+    p.add_argument("--sort", choices=("date", "relevance"),
+                   help="newest first, or best match first (the default with words)")
     p.add_argument("--limit", type=int, default=query.DEFAULT_LIMIT)
     p.add_argument("--offset", type=_positive, default=0)
     p.add_argument("--json", action="store_true", help="print the tool's JSON object")

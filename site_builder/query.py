@@ -19,7 +19,6 @@ from site_builder.archive.archive import Archive, LookupFailed, Review
 from site_builder.archive.records import Record
 from site_builder.facets import facets_for
 from site_builder.textindex import fold, index_for
-from site_builder.textindex import terms as query_terms
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 200
@@ -216,16 +215,17 @@ def search_records(
     field: str | None = None,
     query: str | None = None,
     current_only: bool = False,
-    sort: str = "date",
+    sort: str | None = None,
     limit: int | None = None,
     offset: int | None = None,
 ) -> dict[str, Any]:
-    """Records matching every given filter (case-insensitive), newest first or by relevance."""
+    """Records matching every given filter (case-insensitive) and, with `query`, any of its
+    words (textindex.py says how): best match first, or newest first with `sort: "date"`
+    (the default without a query). A corrected query comes back as `didYouMean`."""
     limit, offset = page_bounds(limit, offset)
-    if sort not in ("date", "relevance"):
+    if sort not in (None, "date", "relevance"):
         raise QueryError(f'sort must be "date" or "relevance", not "{sort}"')
     field_filter = _field_filter(field) if field else None
-    terms = query_terms(query) if query else []
     hits = _with_facets(archive, {"status": status, "project": project, "type": type,
                                   "tag": tag, "author": author})
     if current_only:
@@ -233,13 +233,21 @@ def search_records(
         hits = [r for r in hits if r.id in current]
     if field_filter:
         hits = [r for r in hits if _field_matches(r, *field_filter)]
-    if terms:
-        index = index_for(archive)
-        hits = index.matching(hits, terms)
-        if sort == "relevance":
-            hits = index.rank(hits, terms)
+    meant = None
+    if query and query.strip():
+        ranked = index_for(archive).search(query)
+        meant = ranked.did_you_mean
+        records = archive.records
+        kept = {r.id for r in hits}
+        if sort == "date":
+            order = set(ranked.numbers)
+            hits = [r for n, r in enumerate(records) if n in order and r.id in kept]
+        else:
+            hits = [records[n] for n in ranked.numbers if records[n].id in kept]
     out = _page(hits, limit, offset)
     out["records"] = [summary(r) for r in hits[offset:offset + limit]]
+    if meant is not None:
+        out["didYouMean"] = meant
     return out
 
 
