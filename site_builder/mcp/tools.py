@@ -109,6 +109,11 @@ _FOR_PATHS: s.Schema = {
                    "historical": {"type": "array", "items": s.summary()}},
 }
 
+_SEARCH_ANSWER = s.page_of("records", s.summary())
+_SEARCH_ANSWER["properties"]["didYouMean"] = {
+    "type": "string",
+    "description": "The query as it was understood when a mistyped word was corrected"}
+
 TOOLS: tuple[Tool, ...] = (
     Tool(
         "list_projects", "List projects",
@@ -125,10 +130,15 @@ TOOLS: tuple[Tool, ...] = (
         "Finds records by metadata and text and returns summaries (call get_record for a "
         "whole record). Filters are combined with AND and compare case-insensitively: "
         "project, type (adr, rfc, ...), status, tag, author, and field as name=value for a "
-        "custom field (see list_fields). query matches records containing every word, "
-        "looking at title, description and tags, then the body. current_only keeps records "
-        "in force: a current status and not superseded. Newest first, or best match first "
-        "with sort \"relevance\". total counts every match; use offset for the next page.",
+        "custom field (see list_fields). query is words or a question as you would ask it "
+        "(\"why did we choose RDS for databases\"): stop words are dropped, words are "
+        "stemmed, the last word also matches as a prefix, and a record matches when it holds "
+        "any word; records holding every word, in title, ref or tags before the body, come "
+        "first (BM25). A query naming a record (BUILD-ADR-0004, build/adr/4) puts it first; "
+        "a mistyped word is corrected and the answer says so in didYouMean. current_only "
+        "keeps records in force: a current status and not superseded. With a query, best "
+        "match first (sort \"date\": newest first); without one, newest first. total counts "
+        "every match; use offset for the next page.",
         s.arguments({
             "project": _PROJECT,
             "type": s.text("Record type, the folder under the project: adr, rfc, ..."),
@@ -136,14 +146,15 @@ TOOLS: tuple[Tool, ...] = (
             "tag": s.text("A tag (see list_tags)"),
             "author": s.text("An author (see list_authors)"),
             "field": s.text("A custom field as name=value, for example risk=high", 400),
-            "query": s.text("Words that must all occur (title, description, tags or body)",
-                            500),
+            "query": s.text("Words or a question; records holding any of its words match, "
+                            "best first", 500),
             "current_only": s.flag("Only records in force"),
-            "sort": {"type": "string", "enum": ["date", "relevance"], "default": "date",
-                     "description": "date: newest first; relevance: best match for query"},
+            "sort": {"type": "string", "enum": ["date", "relevance"],
+                     "description": "relevance (the default with a query): best match "
+                                    "first; date (the default without): newest first"},
             **_PAGED,
         }),
-        s.page_of("records", s.summary()),
+        _SEARCH_ANSWER,
         query.search_records,
     ),
     Tool(
