@@ -9,7 +9,8 @@ hit is the answering record first (top-1) or among the first three (top-3).
 `first_query_bytes` measures what the site's first query downloads (the index files and the
 records it shows), which on the 10,000-record corpus must stay below the old 570 KB id list.
 
-    python bench/search_quality.py            # the question set alone, printed
+    python bench/search_quality.py                 # the question set alone, printed
+    python bench/search_quality.py --site FOLDER   # and the first query on a built site
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 TOP = 3
+# A question an agent or a person might type on the benchmark corpus.
+FIRST_QUERY = "how do we handle kafka retry policies"
 # Run in the page: the first ids of the search page's results once they are shown.
 _READ_RESULTS = """() => {
   const status = document.querySelector("[data-search-status]").textContent;
@@ -165,10 +168,19 @@ def measure(work: Path) -> dict[str, Rates]:
     return {path: rates(order, found) for path, found in answers.items()}
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
     with tempfile.TemporaryDirectory() as work:
         for path, found in measure(Path(work)).items():
             print(f"{path}: {found.text()}")
+    if args[:1] == ["--site"] and len(args) == 2:
+        server = StaticServer(Path(args[1]))
+        try:
+            with chromium_page() as page:
+                size, requests = first_query_bytes(page, server.url, FIRST_QUERY)
+        finally:
+            server.close()
+        print(f"first query \"{FIRST_QUERY}\": {size} bytes in {requests} requests")
     return 0
 
 

@@ -281,7 +281,15 @@ class TextIndex:
         with self._lock:
             self._ready()
             length, average = self.lengths[number], self.average
-            return {t: level(c, length, average) for t, c in self.counts[number].items()}
+            # Most counts are small and repeat: work each out once per record.
+            known: dict[int, int] = {}
+            out = {}
+            for term, count in self.counts[number].items():
+                value = known.get(count)
+                if value is None:
+                    value = known[count] = level(count, length, average)
+                out[term] = value
+            return out
 
     def _term(self, term: str) -> dict[int, int]:
         found = self._postings.get(term)
