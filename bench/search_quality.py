@@ -126,15 +126,17 @@ def chromium_page() -> Iterator[Any]:
 
 def first_query_bytes(page: Any, url: str, text: str) -> tuple[int, int]:
     """(bytes, requests) the search page fetches for its first query: the index files and
-    the records it shows, not the page and theme files."""
+    the records it shows, not the page and theme files (read from Resource Timing once the
+    results are shown and the network is idle)."""
     page.goto(f"{url}search.html")
-    page.wait_for_load_state("load")
-    sizes: list[int] = []
-    page.on("response", lambda response: sizes.append(len(response.body())))
+    page.wait_for_load_state("networkidle")
+    start = page.evaluate("performance.now()")
     page.locator("[data-search-page] [data-search-input]").fill(text)
     page.wait_for_function(_READ_RESULTS)
     page.wait_for_load_state("networkidle")
-    return sum(sizes), len(sizes)
+    entries = page.evaluate("""(start) => performance.getEntriesByType("resource")
+        .filter((e) => e.startTime >= start).map((e) => e.encodedBodySize)""", start)
+    return sum(entries), len(entries)
 
 
 def _build(source: Path, work: Path) -> Path:

@@ -61,11 +61,20 @@
     return (start > 0 ? "…" : "") + text + (start + 220 < plain.length ? "…" : "");
   }
 
-  // A record's Markdown copy, for its body: front matter, then the body.
-  function readBody(id) {
+  // A record's Markdown copy: front matter of `key: JSON value` lines, then the body.
+  function readCopy(id) {
     return api.getFile(id + ".md", "text").then(function (text) {
+      var data = { id: id, body: text };
       var end = text.indexOf("\n---\n", 3);
-      return text.indexOf("---\n") === 0 && end > 0 ? text.slice(end + 5) : text;
+      if (text.indexOf("---\n") === 0 && end > 0) {
+        text.slice(4, end).split("\n").forEach(function (line) {
+          var colon = line.indexOf(": ");
+          if (colon < 0) return;
+          try { data[line.slice(0, colon)] = JSON.parse(line.slice(colon + 2)); } catch (e) { /* not JSON */ }
+        });
+        data.body = text.slice(end + 5);
+      }
+      return data;
     });
   }
 
@@ -73,30 +82,32 @@
     return new URL(id + "/", api.root).href;
   }
 
-  // [id, ref, title, status, date] rows of some record numbers, in order.
+  // [id, ref, title] rows of some record numbers, in order.
   function rows(engine, numbers) {
     return Promise.all(numbers.map(function (n) { return engine.record(n); }));
   }
 
-  function resultItem(row, body, pattern, statuses) {
-    var status = statuses[row[3]] || [row[3], "closed"];
+  function resultItem(row, copy, pattern, statuses) {
+    var status = statuses[copy.status] || [copy.status || "", "closed"];
     var item = element("li", "row row--result");
     var when = element("div", "row__when");
     when.appendChild(element("span", "ref", row[1]));
-    var time = element("time", "", dateText(row[4]));
-    time.setAttribute("datetime", row[4]);
-    when.appendChild(time);
+    if (copy.date) {
+      var time = element("time", "", dateText(copy.date));
+      time.setAttribute("datetime", copy.date);
+      when.appendChild(time);
+    }
     var what = element("div", "row__what");
     var link = element("a", "row__title");
     link.href = recordUrl(row[0]);
     link.appendChild(highlighted(row[2], pattern));
     what.appendChild(link);
     var text = element("p", "result__excerpt");
-    text.appendChild(highlighted(excerpt(body, pattern), pattern));
+    text.appendChild(highlighted(excerpt(copy.body, pattern) || copy.description || "", pattern));
     what.appendChild(text);
     var side = element("div", "row__status");
     var badge = element("span", "badge badge--" + status[1], status[0]);
-    badge.setAttribute("data-status", row[3]);
+    badge.setAttribute("data-status", copy.status || "");
     side.appendChild(badge);
     item.appendChild(when);
     item.appendChild(what);
@@ -141,11 +152,11 @@
       state.shown += batch.length;
       return rows(state.engine, batch).then(function (found) {
         return Promise.all(found.map(function (row) {
-          return readBody(row[0]).catch(function () { return ""; });
-        })).then(function (bodies) {
+          return readCopy(row[0]).catch(function () { return { body: "" }; });
+        })).then(function (copies) {
           if (ticket !== latest) return;
           found.forEach(function (row, i) {
-            results.appendChild(resultItem(row, bodies[i], state.pattern,
+            results.appendChild(resultItem(row, copies[i], state.pattern,
               state.engine.manifest.statuses));
           });
           more.hidden = state.shown >= state.numbers.length;

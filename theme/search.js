@@ -269,7 +269,7 @@
     });
   };
 
-  // [id, ref, title, status, date] of record `number`.
+  // [id, ref, title] of record `number`.
   Engine.prototype.record = function (number) {
     var chunk = this.manifest.chunk;
     return getFile("assets/search/records/" + Math.floor(number / chunk) + ".json")

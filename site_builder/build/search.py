@@ -17,8 +17,9 @@ Layout, under `assets/search/` (beside the theme files, never in a project's fol
   first). Besides words, `#project/type/number` terms name records (a query naming a record
   puts it first) and `@project=…`, `@status=…`, `@tag=…` terms list the records of a facet
   (the search page's filters).
-- `records/<n>.json`: records n×CHUNK … n×CHUNK+CHUNK−1 as `[id, ref, title, status, date]`,
-  fetched for the results shown.
+- `records/<n>.json`: records n×CHUNK … n×CHUNK+CHUNK−1 as `[id, ref, title]`, fetched for
+  the results shown (the search page reads status, date and excerpt from the records'
+  Markdown copies, which the build publishes anyway).
 - `words.json`: the archive's words of four or more letters, most records first, from which
   a mistyped word's correction is taken; fetched only when a word matches nothing.
 """
@@ -39,7 +40,7 @@ from site_builder.textindex import RULES, index_for, record_key
 OUTPUT_DIR = "assets/search"
 MANIFEST = f"{OUTPUT_DIR}/manifest.json"
 FORMAT = 2
-CHUNK = 32
+CHUNK = 16
 _TOP = RULES["levels"]
 
 # A shard bigger than this is split by one more character of its terms.
@@ -136,8 +137,7 @@ class SearchIndex:
 
     def chunks(self) -> Iterator[list[list[str]]]:
         """The `records/` files' contents, in order."""
-        rows = [[r.id, r.ref, r.title, r.status, r.date.isoformat()]
-                for r in self.archive.records]
+        rows = [[r.id, r.ref, r.title] for r in self.archive.records]
         for start in range(0, len(rows), CHUNK):
             yield rows[start:start + CHUNK]
 
