@@ -238,12 +238,12 @@ def search_records(
         ranked = index_for(archive).search(query)
         meant = ranked.did_you_mean
         records = archive.records
-        kept = {r.id for r in hits}
-        if sort == "date":
-            order = set(ranked.numbers)
-            hits = [r for n, r in enumerate(records) if n in order and r.id in kept]
+        numbers = sorted(ranked.numbers) if sort == "date" else ranked.numbers
+        if len(hits) == len(records):  # no filter: every record may match
+            hits = [records[n] for n in numbers]
         else:
-            hits = [records[n] for n in ranked.numbers if records[n].id in kept]
+            kept = {r.id for r in hits}
+            hits = [records[n] for n in numbers if records[n].id in kept]
     out = _page(hits, limit, offset)
     out["records"] = [summary(r) for r in hits[offset:offset + limit]]
     if meant is not None:

@@ -30,6 +30,7 @@ import re
 import threading
 import unicodedata
 import weakref
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -256,16 +257,37 @@ class TextIndex:
         if bodies is self._from:
             return
         records = self.archive.records
-        self.counts: list[dict[str, int]] = []
-        self.lengths: list[int] = []
+        # term → record numbers (ascending) and their weighted counts, then their levels:
+        # arrays of machine integers, since a large archive has millions of postings.
+        docs: dict[str, array[int]] = {}
+        values: dict[str, array[int]] = {}
+        lengths: list[int] = []
         seen: Counter[str] = Counter()
-        for record in records:
+        for number, record in enumerate(records):
             counts, length, distinct = analyse(record, bodies.get(record.id, ""))
-            self.counts.append(counts)
-            self.lengths.append(length)
+            lengths.append(length)
             seen.update(distinct.keys())
-        self.average = sum(self.lengths) / len(records) if records else 1.0
-        self.vocabulary = sorted(set().union(*self.counts))
+            for term, count in counts.items():
+                found = docs.get(term)
+                if found is None:
+                    found = docs[term] = array("I")
+                    values[term] = array("I")
+                found.append(number)
+                values[term].append(count)
+        average = sum(lengths) / len(records) if records else 1.0
+        known: dict[tuple[int, int], int] = {}
+        for term, counts in values.items():
+            out = array("B")
+            for number, count in zip(docs[term], counts, strict=True):
+                pair = (count, lengths[number])
+                value = known.get(pair)
+                if value is None:
+                    value = known[pair] = level(count, pair[1], average)
+                out.append(value)
+            values[term] = out
+        self.docs, self.levels = docs, values
+        self.total = len(records)
+        self.vocabulary = sorted(docs)
         self.keys: dict[str, list[int]] = {}
         for number, record in enumerate(records):
             self.keys.setdefault(record_key(record), []).append(number)
@@ -273,34 +295,16 @@ class TextIndex:
         self.typo_words = sorted((w for w in seen if len(w) >= RULES["typoMin"] - 1
                                   and w.isalpha() and w not in _STOP),
                                  key=lambda w: (-seen[w], w))
-        self._postings: dict[str, dict[int, int]] = {}
         self._from = bodies
 
-    def levels(self, number: int) -> dict[str, int]:
-        """term → level of record `number` (what the site's postings hold)."""
+    def postings(self) -> tuple[dict[str, array[int]], dict[str, array[int]]]:
+        """(term → record numbers, term → levels), what the site's index is made of."""
         with self._lock:
             self._ready()
-            length, average = self.lengths[number], self.average
-            # Most counts are small and repeat: work each out once per record.
-            known: dict[int, int] = {}
-            out = {}
-            for term, count in self.counts[number].items():
-                value = known.get(count)
-                if value is None:
-                    value = known[count] = level(count, length, average)
-                out[term] = value
-            return out
+            return self.docs, self.levels
 
     def _term(self, term: str) -> dict[int, int]:
-        found = self._postings.get(term)
-        if found is None:
-            average = self.average
-            found = {n: level(c[term], self.lengths[n], average)
-                     for n, c in enumerate(self.counts) if term in c}
-            if len(self._postings) > 512:
-                self._postings.clear()
-            self._postings[term] = found
-        return found
+        return dict(zip(self.docs[term], self.levels[term], strict=True))
 
     def _expansions(self, word: str) -> list[str]:
         """The vocabulary's terms a word being typed matches (prefix rule)."""
@@ -315,8 +319,7 @@ class TextIndex:
         return sorted(t for t in set(found) if extends(word, t))
 
     def _has(self, term: str) -> bool:
-        at = bisect.bisect_left(self.vocabulary, term)
-        return at < len(self.vocabulary) and self.vocabulary[at] == term
+        return term in self.docs
 
     def _matches(self, word: str, term: str, prefix: bool) -> dict[int, int]:
         if not prefix:
@@ -351,7 +354,7 @@ class TextIndex:
                         for other in word_terms(better):
                             found.update(self._matches(better, other, False))
                 lists.append(found)
-            numbers = combine(lists, len(self.counts), self.keys.get(query.ref or "", []))
+            numbers = combine(lists, self.total, self.keys.get(query.ref or "", []))
             mean = None
             if corrected:
                 mean = " ".join(corrected.get(w, w) for w in words(text))
@@ -361,21 +364,16 @@ class TextIndex:
 def combine(lists: Sequence[Mapping[int, int]], total: int, first: Iterable[int]) -> list[int]:
     """Record numbers holding any term's postings (record number → level), ranked: the
     numbers in `first`, then more terms held, higher score, lower number (newer)."""
-    weights = [idf(len(found), total) for found in lists]
-    held: dict[int, list[int]] = {}
-    for weight, found in zip(weights, lists, strict=True):
+    held: dict[int, int] = {}
+    # One integer per record orders it: each term held adds 2**40, far above any score.
+    for found in lists:
+        weight = idf(len(found), total)
         for number, value in found.items():
-            entry = held.get(number)
-            if entry is None:
-                held[number] = [1, weight * value]
-            else:
-                entry[0] += 1
-                entry[1] += weight * value
+            held[number] = held.get(number, 0) + (1 << 40) + weight * value
     top = list(dict.fromkeys(first))
     chosen = set(top)
-    rest = sorted((n for n in held if n not in chosen),
-                  key=lambda n: (-held[n][0], -held[n][1], n))
-    return top + rest
+    keyed = sorted(((-rank, number) for number, rank in held.items() if number not in chosen))
+    return top + [number for _, number in keyed]
 
 
 _Index = TypeVar("_Index")

@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 import json
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from site_builder.archive.archive import Archive
@@ -81,21 +81,16 @@ class SearchIndex:
         self.archive = archive
         text = index_for(archive)
         self.ids = [record.id for record in archive.records]
-        # term → record numbers and levels, ascending (records are visited in order); arrays
-        # of machine integers, since a large archive has millions of postings.
-        self._docs: dict[str, array[int]] = {}
-        self._levels: dict[str, array[int]] = {}
+        # term → record numbers and levels, ascending: textindex's own, plus the terms that
+        # name records and facets (level 31, never ranked).
+        words, levels = text.postings()
+        extra: dict[str, list[int]] = {}
         for number, record in enumerate(archive.records):
-            found = text.levels(number)
             for term in [record_key(record), *facet_terms(record)]:
-                found[term] = _TOP
-            for term, value in found.items():
-                docs = self._docs.get(term)
-                if docs is None:
-                    docs = self._docs[term] = array("I")
-                    self._levels[term] = array("B")
-                docs.append(number)
-                self._levels[term].append(value)
+                extra.setdefault(term, []).append(number)
+        self._docs: dict[str, Sequence[int]] = {**words, **extra}
+        self._levels: dict[str, Sequence[int]] = {
+            **levels, **{term: array("B", [_TOP]) * len(docs) for term, docs in extra.items()}}
         self.typo_words = text.typo_words
         self.documents = {term: len(docs) for term, docs in self._docs.items()}
         """term → how many records hold it."""

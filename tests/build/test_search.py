@@ -97,10 +97,11 @@ def test_a_word_in_one_body_finds_that_record_only(files: dict[str, bytes]) -> N
 def test_levels_are_what_textindex_computes(fixture_archive) -> None:
     archive = load_archive(fixture_archive("site-pages"))
     files = dict(SearchIndex(archive).files())
-    for number, record in enumerate(archive.records):
-        for term, level in index_for(archive).levels(number).items():
-            assert lookup(files, term)[record.id] == level
-            assert 1 <= level <= RULES["levels"]
+    docs, levels = index_for(archive).postings()
+    for term, numbers in docs.items():
+        expected = {archive.records[n].id: v for n, v in zip(numbers, levels[term], strict=True)}
+        assert lookup(files, term) == expected
+        assert all(1 <= v <= RULES["levels"] for v in expected.values())
 
 
 def test_title_words_outscore_body_words(files: dict[str, bytes]) -> None:
