@@ -266,12 +266,19 @@
 
   function initBox(input) {
     var id = "search-suggestions-" + (++boxes);
-    var list = element("ul", "search-suggestions");
+    // The popup: the listbox of records, and a line saying how many match (outside the
+    // listbox, whose children must all be options).
+    var popup = element("div", "search-suggestions");
+    popup.hidden = true;
+    var list = element("ul", "search-suggestions__list");
     list.id = id;
     list.setAttribute("role", "listbox");
     list.setAttribute("aria-label", "Matching records");
-    list.hidden = true;
-    input.form.appendChild(list);
+    var summary = element("p", "search-suggestion__all");
+    summary.setAttribute("aria-live", "polite");
+    popup.appendChild(list);
+    popup.appendChild(summary);
+    input.form.appendChild(popup);
     input.setAttribute("role", "combobox");
     input.setAttribute("aria-autocomplete", "list");
     input.setAttribute("aria-expanded", "false");
@@ -282,7 +289,7 @@
     var timer = 0;
 
     function close() {
-      list.hidden = true;
+      popup.hidden = true;
       input.setAttribute("aria-expanded", "false");
       input.removeAttribute("aria-activedescendant");
       active = -1;
@@ -323,13 +330,11 @@
             var pattern = wordPattern(answer.words);
             options = found.map(function (row, i) { return option(row, i, pattern); });
             list.replaceChildren.apply(list, options);
-            var all = element("li", "search-suggestion__all",
-              answer.numbers.length ? "All " + answer.numbers.length + " results for " + quoted(query)
-                : "No records match " + quoted(query)
-                  + (answer.didYouMean ? " — did you mean " + quoted(answer.didYouMean) + "?" : ""));
-            all.setAttribute("role", "presentation");
-            list.appendChild(all);
-            list.hidden = false;
+            var mean = answer.didYouMean ? "Did you mean " + quoted(answer.didYouMean) + "? " : "";
+            summary.textContent = answer.numbers.length
+              ? mean + "Enter shows all " + answer.numbers.length + " results."
+              : "No records match " + quoted(query) + ".";
+            popup.hidden = false;
             input.setAttribute("aria-expanded", "true");
             highlight(-1);
           });
@@ -343,7 +348,7 @@
     });
     input.addEventListener("keydown", function (event) {
       if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-        if (list.hidden) { if (input.value.trim()) show(input.value); return; }
+        if (popup.hidden) { if (input.value.trim()) show(input.value); return; }
         event.preventDefault();
         if (!options.length) return;
         // Positions run from -1 (the box itself) to the last option, and wrap.
@@ -351,11 +356,11 @@
         if (next >= options.length) next = -1;
         if (next < -1) next = options.length - 1;
         highlight(next);
-      } else if (event.key === "Enter" && active >= 0 && !list.hidden) {
+      } else if (event.key === "Enter" && active >= 0 && !popup.hidden) {
         event.preventDefault();
         window.location.href = options[active].getAttribute("data-href");
       } else if (event.key === "Escape") {
-        if (!list.hidden) { event.preventDefault(); close(); } else input.value = "";
+        if (!popup.hidden) { event.preventDefault(); close(); } else input.value = "";
       }
     });
     input.addEventListener("blur", function () { window.setTimeout(close, 100); });

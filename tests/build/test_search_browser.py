@@ -39,6 +39,9 @@ def test_header_box_offers_records_as_you_type_and_the_keyboard_opens_one(
     expected = query.search_records(site.archive, query="sqlite body cach", limit=8)
     assert options.count() == len(expected["records"])
     assert "body cache" in options.first.inner_text().lower()
+    total = query.search_records(site.archive, query="sqlite body cach")["total"]
+    assert page.locator(".search-suggestion__all").inner_text() == (
+        f"Enter shows all {total} results.")
     box.press("ArrowDown")
     box.press("ArrowDown")
     second = options.nth(1)
