@@ -8,6 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import Browser, Page
 
 from site_builder import query
+from site_builder.textindex import index_for
 from tests.build.test_browser import Site, browser, open_page, site  # noqa: F401 (fixtures)
 
 
@@ -130,3 +131,28 @@ def test_a_ref_puts_its_record_first(site: Site, browser: Browser) -> None:
         page.goto(f"{site.url}search.html?q={text}")
         wait_for_status(page, "records match")
         assert result_ids(page, site)[0] == "build/adr/0004-build-in-a-temp-folder-and-copy"
+
+
+PARITY_QUERIES = [
+    "cache", "cache ", "remote cache etag", "why did we choose a body cache", "BUILD-ADR-0004",
+    "build/adr/4", "agents/adr/0004-remote-cache-with-etag-revalidation", "cahce", "renderring",
+    "migr", "migr ", "sanitis", "site_builder/mcp", "slo.yaml", "Straße café", "ＡＰＩ json",
+    "the a of", "x", "records_for_paths", "rendering bodies in parallel workers", "mcp server",
+    "feeds per project", "deterministic outp", "pagefind chunked index", "kernel inotify",
+    "how are builds made reproducible byte for byte", "0004", "rfc", "zzzz qqqq", "étag",
+]
+
+
+def test_the_browser_ranks_every_record_as_textindex_does(site: Site, browser: Browser) -> None:
+    # The whole ranking, not only the first page: what search.js computes from the index the
+    # build wrote must equal what textindex.py computes from the archive.
+    page, problems = open_page(browser)
+    page.goto(f"{site.url}search.html")
+    answers = page.evaluate("""(queries) => window.siteSearch.load().then((engine) =>
+        Promise.all(queries.map((q) => engine.search(q).then((a) => [a.numbers, a.didYouMean]))))
+        """, PARITY_QUERIES)
+    index = index_for(site.archive)
+    for text, (numbers, meant) in zip(PARITY_QUERIES, answers, strict=True):
+        ranked = index.search(text)
+        assert (numbers, meant) == (ranked.numbers, ranked.did_you_mean), text
+    assert problems.console == [] and problems.failed == []
