@@ -11,11 +11,17 @@ from site_builder import query
 from site_builder.textindex import index_for
 from tests.build.test_browser import Site, browser, open_page, site  # noqa: F401 (fixtures)
 
+CSS_ID = "search-suggestions-1"  # the page's first (and here only) box's listbox
 
-def result_ids(page: Page, site: Site) -> list[str]:
-    links = page.locator("[data-search-results] a.row__title")
-    return [h.removeprefix(site.url).strip("/") for h in
-            links.evaluate_all("(links) => links.map((a) => a.href)")]
+
+def wait_for_results(page: Page, site: Site, ids: list[str]) -> None:
+    """Wait until the search page lists exactly `ids` (its first page of twenty)."""
+    urls = [f"{site.url}{i}/" for i in ids[:20]]
+    page.wait_for_function("""(urls) => {
+        const shown = [...document.querySelectorAll("[data-search-results] a.row__title")]
+            .map((a) => a.href);
+        return JSON.stringify(shown) === JSON.stringify(urls);
+    }""", arg=urls)
 
 
 def wait_for_status(page: Page, text: str) -> str:
@@ -33,16 +39,18 @@ def test_header_box_offers_records_as_you_type_and_the_keyboard_opens_one(
     assert page.evaluate("document.activeElement.id") == "site-search"
     box.press_sequentially("sqlite body cach", delay=20)
     listbox = page.get_by_role("listbox", name="Matching records")
-    listbox.wait_for()
+    expected = query.search_records(site.archive, query="sqlite body cach", limit=8)
+    # Each pause in typing may show results for the words so far; wait for the last ones.
+    page.locator(".search-suggestion__all").filter(
+        has_text=f"Enter shows all {expected['total']} results.").wait_for()
+    page.locator(f"#{CSS_ID}-{len(expected['records']) - 1}").filter(
+        has_text=expected["records"][-1]["ref"]).wait_for()
     assert box.get_attribute("role") == "combobox"
     assert box.get_attribute("aria-expanded") == "true"
     options = listbox.get_by_role("option")
-    expected = query.search_records(site.archive, query="sqlite body cach", limit=8)
     assert options.count() == len(expected["records"])
     assert "body cache" in options.first.inner_text().lower()
-    total = query.search_records(site.archive, query="sqlite body cach")["total"]
-    assert page.locator(".search-suggestion__all").inner_text() == (
-        f"Enter shows all {total} results.")
+    assert options.first.locator(".ref").inner_text() == expected["records"][0]["ref"]
     box.press("ArrowDown")
     box.press("ArrowDown")
     second = options.nth(1)
@@ -74,35 +82,29 @@ def test_search_page_filters_by_project_status_and_tag_and_keeps_them_in_the_add
         site: Site, browser: Browser) -> None:
     page, problems = open_page(browser)
     page.goto(f"{site.url}search.html?q=cache")
-    wait_for_status(page, "records match")
-    everything = result_ids(page, site)
+    everything = [r["id"] for r in query.search_records(site.archive, query="cache",
+                                                           limit=200)["records"]]
+    wait_for_results(page, site, everything)
     page.locator("#filter-project").select_option("agents")
-    wait_for_status(page, "records match")
     expected = query.search_records(site.archive, query="cache", project="agents")
-    page.locator("[data-search-results] > li").nth(len(expected["records"]) - 1).wait_for()
-    assert result_ids(page, site) == [r["id"] for r in expected["records"]]
-    assert result_ids(page, site) == [i for i in everything if i.startswith("agents/")]
+    assert [r["id"] for r in expected["records"]] == [
+        i for i in everything if i.startswith("agents/")]
+    wait_for_results(page, site, [r["id"] for r in expected["records"]])
     assert "project=agents" in page.url and "q=cache" in page.url
     page.locator("#filter-status").select_option("implemented")
     both = query.search_records(site.archive, query="cache", project="agents",
                                 status="implemented")
-    page.wait_for_function(
-        "(n) => document.querySelectorAll('[data-search-results] > li').length === n",
-        arg=len(both["records"]))
-    assert result_ids(page, site) == [r["id"] for r in both["records"]]
+    wait_for_results(page, site, [r["id"] for r in both["records"]])
     shared = page.url  # a search can be shared: the address restores query and filters
     other, _ = open_page(browser)
     other.goto(shared)
-    wait_for_status(other, "match")
+    wait_for_results(other, site, [r["id"] for r in both["records"]])
     assert other.locator("#filter-status").input_value() == "implemented"
     assert other.locator("#search-page-input").input_value() == "cache"
-    assert result_ids(other, site) == [r["id"] for r in both["records"]]
     page.locator("#filter-tag").select_option("mcp")
     tagged = query.search_records(site.archive, query="cache", project="agents",
                                   status="implemented", tag="mcp")
-    page.wait_for_function(
-        "(n) => document.querySelectorAll('[data-search-results] > li').length === n",
-        arg=len(tagged["records"]))
+    wait_for_results(page, site, [r["id"] for r in tagged["records"]])
     assert "tag=mcp" in page.url
     assert problems.console == [] and problems.failed == []
 
@@ -116,8 +118,7 @@ def test_a_mistyped_word_gets_did_you_mean_and_its_results(site: Site,
     assert text.startswith("No records match “cahce”. Did you mean cache?")
     expected = query.search_records(site.archive, query="cahce")
     assert expected["didYouMean"] == "cache"
-    page.locator("[data-search-results] > li").nth(len(expected["records"]) - 1).wait_for()
-    assert result_ids(page, site)[:3] == [r["id"] for r in expected["records"][:3]]
+    wait_for_results(page, site, [r["id"] for r in expected["records"]])
     page.get_by_role("link", name="cache", exact=True).click()
     page.wait_for_function("() => new URL(location.href).searchParams.get('q') === 'cache'")
     assert page.locator("#search-page-input").input_value() == "cache"
@@ -129,8 +130,9 @@ def test_a_ref_puts_its_record_first(site: Site, browser: Browser) -> None:
     page, _ = open_page(browser)
     for text in ("BUILD-ADR-0004", "build/adr/4"):
         page.goto(f"{site.url}search.html?q={text}")
-        wait_for_status(page, "records match")
-        assert result_ids(page, site)[0] == "build/adr/0004-build-in-a-temp-folder-and-copy"
+        found = query.search_records(site.archive, query=text)["records"]
+        assert found[0]["id"] == "build/adr/0004-build-in-a-temp-folder-and-copy"
+        wait_for_results(page, site, [r["id"] for r in found])
 
 
 PARITY_QUERIES = [
