@@ -102,6 +102,31 @@ def targets(verdicts: Sequence[Verdict]) -> list[str]:
     return _table(("SPEC §8 target", "measured", "verdict"), rows)
 
 
+def _share(hits: int, of: int) -> str:
+    return f"{hits} ({100 * hits / of:.0f} %)"
+
+
+def search_quality(results: Results) -> list[str]:
+    """The question set's hit rates per path, and the size of the site's first query."""
+    if not results.search and results.first_query is None:
+        return []
+    lines = ["## Search", ""]
+    if results.search:
+        lines += [
+            "The question set (tests/fixtures/search-questions.json: questions as developers "
+            "ask them over example-site and a conversion of alphagov/govuk-aws's ADRs, a third "
+            "answered only in bodies), through each path (`bench/search_quality.py`):", ""]
+        rows = [(path, str(n), _share(top1, n), _share(top3, n))
+                for path, (n, top1, top3) in results.search.items()]
+        lines += [*_table(("path", "questions", "top-1", "top-3"), rows), ""]
+    if results.first_query is not None:
+        text, size, requests = results.first_query
+        lines += [f"The site's first query (\"{text}\") on the {results.records:,}-record corpus "
+                  f"downloads {size / 1000:.0f} KB in {requests} requests (index files and the "
+                  "records shown; the page and theme files not counted).", ""]
+    return lines
+
+
 def render(results: Results, verdicts: Sequence[Verdict]) -> str:
     """The whole report as Markdown."""
     info = machine()
@@ -129,6 +154,7 @@ def render(results: Results, verdicts: Sequence[Verdict]) -> str:
         lines += ["## MCP over HTTP under load", ""]
         for text in results.load.values():
             lines += [*text, ""]
+    lines += search_quality(results)
     lines += ["## Targets", "", *targets(verdicts), ""]
     if results.skipped:
         lines += ["## Not measured", ""]

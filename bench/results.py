@@ -64,6 +64,10 @@ class Results:
     versions: dict[str, str] = field(default_factory=dict)
     """Tool → version string."""
     profiles: dict[str, str] = field(default_factory=dict)
+    search: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    """Search quality per path (`MCP local`, `site`…): (questions, top-1 hits, top-3 hits)."""
+    first_query: tuple[str, int, int] | None = None
+    """The site's first query on the corpus: (query, bytes downloaded, requests)."""
     """Missed target → what its profile shows (hottest functions)."""
     load: dict[str, list[str]] = field(default_factory=dict)
     """Archive → the Markdown lines of one HTTP load run on it (bench/http_load.py)."""

@@ -6,8 +6,9 @@
 Steps: install the competitors when missing (Hugo from Debian's package, MkDocs with pip),
 write the corpus with make_corpus.py, convert it into a Hugo site and a MkDocs site, time the
 builds (interleaved), site-builder's rebuilds, `serve`, and the MCP server in both modes; judge
-SPEC §8's targets, profile what missed, print the report and write it to RESULTS.md (for the
-default 10,000 records; other sizes go to bench/work/RESULTS-<N>.md).
+SPEC §8's targets, ask the search question set through MCP and the site
+(bench/search_quality.py), profile what missed, print the report and write it to RESULTS.md
+(for the default 10,000 records; other sizes go to bench/work/RESULTS-<N>.md).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from bench import (  # noqa: E402
     mcp_timing,
     mkdocs_site,
     profiling,
+    search_quality,
 )
 from bench import report as reporting  # noqa: E402
 from bench import site_builder_target as sb  # noqa: E402
@@ -141,6 +143,33 @@ def measure_http_load(args: argparse.Namespace, root: Path, ids: list[str],
         results.seconds["mcp.http.filters"] = Summary.of(filters)
 
 
+def measure_search(archive: corpus.Corpus, folder: Path, results: Results) -> None:
+    """The question set through MCP and the site, and the site's first query on the corpus."""
+    say("asking the search question set through MCP and the site")
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        for path, found in search_quality.measure(folder).items():
+            results.search[path] = (found.questions, found.top1, found.top3)
+            say(f"search, {path}: {found.text()}")
+    except Exception as exc:  # a failed step must not lose the other measurements
+        results.skipped["search question set"] = f"failed: {exc}"
+    site = sb.output_dir(archive.root)
+    if not (site / "search.html").exists():
+        results.skipped["search first query"] = "no built site to search"
+        return
+    server = search_quality.StaticServer(site)
+    try:
+        with search_quality.chromium_page() as page:
+            size, requests = search_quality.first_query_bytes(page, server.url,
+                                                              search_quality.FIRST_QUERY)
+        results.first_query = (search_quality.FIRST_QUERY, size, requests)
+        say(f"search, first query: {size / 1000:.0f} KB in {requests} requests")
+    except Exception as exc:
+        results.skipped["search first query"] = f"failed: {exc}"
+    finally:
+        server.close()
+
+
 def profile_misses(archive: corpus.Corpus, folder: Path, results: Results) -> None:
     """Profile every missed target once per profile kind and keep the summaries."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -176,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     say("timing builds: " + ", ".join(t.name for t in tools))
     builds.measure_builds(tools, archive, args.runs, results)
     measure_site_builder_services(args, archive, results)
+    measure_search(archive, folder / "search", results)
     if not args.no_profile:
         profile_misses(archive, folder / "profiles", results)
     text = reporting.render(results, judge(results))

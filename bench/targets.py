@@ -115,6 +115,16 @@ def _percent(value: float) -> str:
     return f"{value * 100:.1f}%"
 
 
+def _lowest_top3(results: Results) -> float | None:
+    """The worst top-3 share of the question set across MCP and the site."""
+    shares = [top3 / n for n, _, top3 in results.search.values() if n]
+    return min(shares) if shares else None
+
+
+def _first_query_bytes(results: Results) -> float | None:
+    return results.first_query[1] if results.first_query else None
+
+
 TARGETS = (
     Target("build-vs-hugo", "full build ≤ 1.5× Hugo's wall time", 1.5,
            _ratio(f"build.{SITE_BUILDER}", f"build.{HUGO}"), _times, profile="build"),
@@ -138,6 +148,10 @@ TARGETS = (
            profile="mcp-start"),
     Target("build-memory", "peak memory of a build ≤ 400 MB", 400 * MB,
            _peak_build_memory, format_bytes, profile="build-memory"),
+    Target("search-top3", "search question set: answer in the top 3 ≥ 90 % (MCP and site)",
+           0.90, _lowest_top3, _percent, at_least=True),
+    Target("search-first-query", "site's first query downloads < the old 570 KB id list",
+           570_000, _first_query_bytes, format_bytes),
 )
 
 

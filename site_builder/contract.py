@@ -194,6 +194,15 @@ def _counted(key: str) -> Schema:
     }}
 
 
+def _search_answer() -> Schema:
+    """search_records' page, which says how a mistyped query was understood."""
+    answer = _page_of(summary_schema())
+    answer["properties"]["didYouMean"] = {
+        "type": "string",
+        "description": "The query as it was understood when a mistyped word was corrected"}
+    return answer
+
+
 def _review_key(name: str) -> Schema:
     """A nullable key of the record, as a list item that always has it."""
     return next(k.schema for k in RECORD if k.name == name)["anyOf"][0]
@@ -209,7 +218,7 @@ PROJECT: Schema = strict({
 # Each tool's answer; list items are record summaries with the keys the tool adds.
 OUTPUTS: dict[str, Schema] = {
     "list_projects": strict({"projects": {"type": "array", "items": PROJECT}}),
-    "search_records": _page_of(summary_schema()),
+    "search_records": _search_answer(),
     "get_record": detail_schema(),
     "list_tags": _counted("tags"),
     "list_fields": strict({
@@ -294,11 +303,11 @@ TOOLS: dict[str, tuple[Param, ...]] = {
         Param("author", "string", "An author (see list_authors)"),
         Param("field", "string", "A custom field as name=value, for example risk=high",
               max_length=400),
-        Param("query", "string", "Words that must all occur (title, description, tags or "
-                                 "body)", max_length=500, positional=True),
+        Param("query", "string", "Words or a question; records holding any of its words "
+                                 "match, best first", max_length=500, positional=True),
         Param("current_only", "boolean", "Only records in force", False),
-        Param("sort", "enum", "date: newest first; relevance: best match for query", "date",
-              values=SORTS),
+        Param("sort", "enum", "relevance (the default with a query): best match first; date "
+                              "(the default without): newest first", values=SORTS),
         _limit(), _OFFSET,
     ),
     "get_record": (Param("id", "string", "Full id, short id, ref or slug of the record",

@@ -20,7 +20,6 @@ from site_builder.archive.records import Record
 from site_builder.contract import DEFAULT_LIMIT, DEFAULT_NAME_LIMIT, DEFAULT_WITHIN
 from site_builder.facets import facets_for
 from site_builder.textindex import fold, index_for
-from site_builder.textindex import terms as query_terms
 
 
 class QueryError(ValueError):
@@ -218,14 +217,15 @@ def search_records(
     field: str | None = None,
     query: str | None = None,
     current_only: bool = False,
-    sort: str = "date",
+    sort: str | None = None,
     limit: int | None = None,
     offset: int | None = None,
 ) -> dict[str, Any]:
-    """Records matching every given filter (case-insensitive), newest first or by relevance."""
+    """Records matching every given filter (case-insensitive) and, with `query`, any of its
+    words (textindex.py says how): best match first, or newest first with `sort: "date"`
+    (the default without a query). A corrected query comes back as `didYouMean`."""
     limit, offset = page_bounds(limit, offset)
     field_filter = _field_filter(field) if field else None
-    terms = query_terms(query) if query else []
     hits = _with_facets(archive, {"status": status, "project": project, "type": type,
                                   "tag": tag, "author": author})
     if current_only:
@@ -233,13 +233,21 @@ def search_records(
         hits = [r for r in hits if r.id in current]
     if field_filter:
         hits = [r for r in hits if _field_matches(r, *field_filter)]
-    if terms:
-        index = index_for(archive)
-        hits = index.matching(hits, terms)
-        if sort == "relevance":
-            hits = index.rank(hits, terms)
+    meant = None
+    if query and query.strip():
+        ranked = index_for(archive).search(query)
+        meant = ranked.did_you_mean
+        records = archive.records
+        numbers = sorted(ranked.numbers) if sort == "date" else ranked.numbers
+        if len(hits) == len(records):  # no filter: every record may match
+            hits = [records[n] for n in numbers]
+        else:
+            kept = {r.id for r in hits}
+            hits = [records[n] for n in numbers if records[n].id in kept]
     out = _page(hits, limit, offset)
     out["records"] = [summary(r) for r in hits[offset:offset + limit]]
+    if meant is not None:
+        out["didYouMean"] = meant
     return out
 
 

@@ -199,6 +199,7 @@ class SitePages:
             "search": SEARCH_PAGE, "feed": FEED, "llms": LLMS,
             "decisions": DECISIONS, "agents": AGENTS,
             "css": published["site.css"], "js": published["site.js"],
+            "search_js": published["search.js"], "search_ui": published["search-ui.js"],
             "favicon": published["favicon.svg"],
         }
         self._nav_cache: dict[tuple[int, str, bool], dict[str, str]] = {}
@@ -371,10 +372,10 @@ class SitePages:
             filters=views.filters(listed, self.config, ("project", "status", "tag")))
 
     def search(self) -> tuple[str, str]:
-        projects = [(p.id, p.name) for p in self.archive.projects.values()]
-        statuses = list(self.statuses.values())
-        return self._render("search.html", SEARCH_PAGE, "search", projects=projects,
-                            statuses=statuses)
+        listed = list(self.rows.values())
+        return self._render(
+            "search.html", SEARCH_PAGE, "search",
+            filters=views.filters(listed, self.config, ("project", "status", "tag")))
 
     def not_found(self) -> tuple[str, str]:
         # 404.html is served in place of any missing URL, where relative links would resolve

@@ -1,95 +1,48 @@
-"""The site's full-text search index: an inverted index split into small JSON files.
+"""The site's full-text search index: textindex.py's analysis, split into small JSON files.
 
-Why this and not Pagefind is recorded in example-site's build/rfc/0001 (search on a static
-host): on the 10,000-record benchmark it builds in a few seconds of Python, with no extra
-process and no memory spike, and a query downloads only the index files of its own words.
+Why a sharded index and not Pagefind is recorded in example-site's build/rfc/0001 (search on
+a static host). What a query means lives in site_builder/textindex.py, which also answers
+`site-builder search` and the MCP tools; this module only writes its analysis down, and its
+rules with it, so theme/site.js finds and ranks the same records for the same words.
 
 Layout, under `assets/search/` (beside the theme files, never in a project's folder):
-- `manifest.json`: the record ids in archive order (newest first; a record's position is its
-  number in the postings), the shard keys that exist, and how statuses are shown.
+- `manifest.json`: the number of records, the shard keys that exist, textindex's `RULES`
+  (stop words, endings, prefix and typo rules, weights, BM25 parameters), how statuses are
+  shown, and how many records each `records/` file holds. No list of every record: the first
+  query at 10,000 records downloads far less than such a list.
 - `terms/<key>.json`: the terms that begin with `<key>` (two characters, or more where a
   shard would be large), each with its postings: pairs of (gap to the previous record's
-  number, score), written as base-32 digits with a continuation marker (`encode`), so a
-  posting usually takes two characters.
-
-A term's score in a record adds up where it occurs: title 8, ref (which holds the project and
-type) 6, tags 4, description 3, people and custom fields 2, and its count in the body (at most
-3). The browser
-(theme/site.js) ranks records that hold every query word (the last one as a prefix) by the sum
-of score × inverse document frequency, and reads titles and excerpts from the records'
-Markdown copies, which the build publishes anyway.
+  number, level 1–31), written as base-32 digits with a continuation marker (`encode`), so a
+  posting usually takes two characters. Records are numbered in archive order (newest
+  first). Besides words, `#project/type/number` terms name records (a query naming a record
+  puts it first) and `@project=…`, `@status=…`, `@tag=…` terms list the records of a facet
+  (the search page's filters).
+- `records/<n>.json`: records n×CHUNK … n×CHUNK+CHUNK−1 as `[id, ref, title]`, fetched for
+  the results shown (the search page reads status, date and excerpt from the records'
+  Markdown copies, which the build publishes anyway).
+- `words.json`: the archive's words of four or more letters, most records first, from which
+  a mistyped word's correction is taken; fetched only when a word matches nothing.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
-import re
-import unicodedata
 from array import array
-from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from site_builder.archive.archive import Archive
-from site_builder.archive.records import Record
 from site_builder.build import views
+from site_builder.build.urls import tag_slug
 from site_builder.site_paths import SEARCH_DIR
+from site_builder.textindex import RULES, index_for, record_key
 
 OUTPUT_DIR = SEARCH_DIR
 MANIFEST = f"{OUTPUT_DIR}/manifest.json"
-FORMAT = 1
-
-_WORD = re.compile(r"\w+")
-# What ASCII `\w` leaves out, as spaces: on ASCII text, translating these and splitting on
-# whitespace finds exactly the words `\w+` finds, in a little over half the time.
-_ASCII_GAPS = str.maketrans({code: " " for code in range(128)
-                             if not (chr(code).isalnum() or chr(code) == "_")})
-_TITLE, _REF, _TAG, _DESCRIPTION, _PEOPLE, _BODY_CAP = 8, 6, 4, 3, 2, 3
-_MAX_SCORE = _TITLE + _REF + _TAG + _DESCRIPTION + _PEOPLE + _BODY_CAP
-# Endings taken off words of more than four letters, longest first, so that "migrate",
-# "migrating" and "migrations" share one term; never leaves fewer than four letters.
-_ENDINGS = ("ings", "ions", "ing", "ion", "ies", "es", "ed", "s", "e")
-
-
-def stem(word: str) -> str:
-    """`word` without a common English ending (`migrating` → `migrat`, `policies` → `policy`).
-
-    Deliberately crude: it only has to map the forms of one word to one term, and the browser
-    applies the very same rules to queries (theme/site.js `stem`).
-    """
-    if len(word) <= 4 or not word.isalpha():
-        return word
-    for ending in _ENDINGS:
-        if word.endswith(ending) and len(word) - len(ending) >= 4:
-            return word[:-3] + "y" if ending == "ies" else word[:-len(ending)]
-    return word
-
-
-def terms(text: str) -> list[str]:
-    """The index terms of `text`: casefolded, stemmed words of two or more characters.
-
-    A word joined by underscores (`retry_policy`) also yields its parts, so either finds it.
-    The browser splits queries the same way (theme/site.js `terms`).
-    """
-    return [term for word in _words(text) for term in _word_terms(word)]
-
-
-def _words(text: str) -> list[str]:
-    if text.isascii():  # the common case, and faster: nothing to normalise
-        return text.lower().translate(_ASCII_GAPS).split()
-    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _word_terms(word: str) -> tuple[str, ...]:
-    # Cached: an archive repeats a few thousand words millions of times.
-    out = [stem(word)] if len(word) > 1 else []
-    if "_" in word:
-        out.extend(stem(part) for part in word.split("_") if len(part) > 1)
-    return tuple(out)
-
+FORMAT = 2
+CHUNK = 16
+_TOP = RULES["levels"]
 
 # A shard bigger than this is split by one more character of its terms.
 SHARD_BYTES = 48_000
@@ -115,23 +68,11 @@ def encode(values: Iterable[int]) -> str:
     return "".join(out)
 
 
-def _record_scores(archive: Archive, record: Record) -> dict[str, int]:
-    """term → score of one record (see the module docstring for the weights)."""
-    counts: dict[str, int] = {}
-    for word, count in Counter(_words(archive.body(record))).items():
-        for term in _word_terms(word):
-            counts[term] = counts.get(term, 0) + count
-    # min() mapped in C: this runs for each of a large archive's millions of postings.
-    capped = map(min, counts.values(), itertools.repeat(_BODY_CAP))
-    scores = dict(zip(counts, capped, strict=True))
-    people = " ".join([*record.authors, *record.deciders,
-                       *(views.field_text(value) for _, value in record.fields)])
-    for text, weight in ((record.title, _TITLE), (record.ref, _REF),
-                         (" ".join(record.tags), _TAG), (record.description, _DESCRIPTION),
-                         (people, _PEOPLE)):
-        for term in set(terms(text)):
-            scores[term] = scores.get(term, 0) + weight
-    return scores
+def facet_terms(record: Any) -> list[str]:
+    """The `@name=value` terms of one record's project, status and tags (by slug, as the
+    search page's filters name them)."""
+    return [f"@project={record.project}", f"@status={record.status}",
+            *dict.fromkeys(f"@tag={tag_slug(tag)}" for tag in record.tags)]
 
 
 class SearchIndex:
@@ -139,30 +80,30 @@ class SearchIndex:
 
     def __init__(self, archive: Archive) -> None:
         self.archive = archive
+        text = index_for(archive)
         self.ids = [record.id for record in archive.records]
-        # term → record numbers and scores, ascending (records are visited in order); arrays
-        # of machine integers, since a large archive has millions of postings.
-        self._docs: dict[str, array[int]] = {}
-        self._scores: dict[str, array[int]] = {}
+        # term → record numbers and levels, ascending: textindex's own, plus the terms that
+        # name records and facets (level 31, never ranked).
+        words, levels = text.postings()
+        extra: dict[str, list[int]] = {}
         for number, record in enumerate(archive.records):
-            for term, score in _record_scores(archive, record).items():
-                docs = self._docs.get(term)
-                if docs is None:
-                    docs = self._docs[term] = array("I")
-                    self._scores[term] = array("B")
-                docs.append(number)
-                self._scores[term].append(score)
+            for term in [record_key(record), *facet_terms(record)]:
+                extra.setdefault(term, []).append(number)
+        self._docs: dict[str, Sequence[int]] = {**words, **extra}
+        self._levels: dict[str, Sequence[int]] = {
+            **levels, **{term: array("B", [_TOP]) * len(docs) for term, docs in extra.items()}}
+        self.typo_words = text.typo_words
         self.documents = {term: len(docs) for term, docs in self._docs.items()}
         """term → how many records hold it."""
 
     def postings(self) -> dict[str, str]:
-        """term → its postings as written to the shards: (gap, score) pairs, `encode`d."""
-        codes = [encode((value,)) for value in range(max(len(self.ids), _MAX_SCORE) + 1)]
+        """term → its postings as written to the shards: (gap, level) pairs, `encode`d."""
+        codes = [encode((value,)) for value in range(max(len(self.ids), _TOP) + 1)]
         out = {}
         for term, docs in self._docs.items():
             gaps = [docs[0], *(b - a for a, b in itertools.pairwise(docs))]
             out[term] = "".join([codes[g] + codes[s]
-                                 for g, s in zip(gaps, self._scores[term], strict=True)])
+                                 for g, s in zip(gaps, self._levels[term], strict=True)])
         return out
 
     def shards(self) -> dict[str, dict[str, str]]:
@@ -190,18 +131,29 @@ class SearchIndex:
                 out[prefix] = {term: encoded[term] for term in members}
         return dict(sorted(out.items()))
 
+    def chunks(self) -> Iterator[list[list[str]]]:
+        """The `records/` files' contents, in order."""
+        rows = [[r.id, r.ref, r.title] for r in self.archive.records]
+        for start in range(0, len(rows), CHUNK):
+            yield rows[start:start + CHUNK]
+
     def files(self) -> Iterator[tuple[str, bytes]]:
         """(site path, bytes) of every file of the index, the manifest first."""
         shards = self.shards()
         statuses = views.status_views(self.archive.config)
         yield MANIFEST, _json({
             "format": FORMAT,
-            "records": self.ids,
+            "count": len(self.ids),
+            "chunk": CHUNK,
             "shards": list(shards),
+            "rules": RULES,
             "statuses": {name: [s.label, s.kind] for name, s in statuses.items()},
         })
         for prefix, shard in shards.items():
             yield f"{OUTPUT_DIR}/terms/{file_key(prefix)}.json", _json(shard)
+        for number, chunk in enumerate(self.chunks()):
+            yield f"{OUTPUT_DIR}/records/{number}.json", _json(chunk)
+        yield f"{OUTPUT_DIR}/words.json", _json(self.typo_words)
 
 
 def _json(value: Any) -> bytes:

@@ -109,10 +109,15 @@ TOOLS: tuple[Tool, ...] = (
         "Finds records by metadata and text and returns summaries (call get_record for a "
         "whole record). Filters are combined with AND and compare case-insensitively: "
         "project, type (adr, rfc, ...), status, tag, author, and field as name=value for a "
-        "custom field (see list_fields). query matches records containing every word, "
-        "looking at title, description and tags, then the body. current_only keeps records "
-        "in force: a current status and not superseded. Newest first, or best match first "
-        "with sort \"relevance\". total counts every match; use offset for the next page.",
+        "custom field (see list_fields). query is words or a question as you would ask it "
+        "(\"why did we choose RDS for databases\"): stop words are dropped, words are "
+        "stemmed, the last word also matches as a prefix, and a record matches when it holds "
+        "any word; records holding every word, in title, ref or tags before the body, come "
+        "first (BM25). A query naming a record (BUILD-ADR-0004, build/adr/4) puts it first; "
+        "a mistyped word is corrected and the answer says so in didYouMean. current_only "
+        "keeps records in force: a current status and not superseded. With a query, best "
+        "match first (sort \"date\": newest first); without one, newest first. total counts "
+        "every match; use offset for the next page.",
         query.search_records,
     ),
     Tool(

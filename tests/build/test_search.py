@@ -1,4 +1,4 @@
-"""The search index the build writes under assets/search/, read the way site.js reads it."""
+"""The search index the build writes under assets/search/, read the way search.js reads it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 from site_builder.archive.loader import load_archive
 from site_builder.build import search
-from site_builder.build.search import SearchIndex, encode, file_key, terms
+from site_builder.build.search import CHUNK, SearchIndex, encode, file_key
+from site_builder.textindex import RULES, index_for, stem, terms
 
 
 def decode(text: str) -> list[int]:
@@ -31,8 +32,14 @@ def shard_for(term: str, keys: list[str]) -> str:
     return max((k for k in keys if term.startswith(k)), key=len)
 
 
+def record_id(files: dict[str, bytes], number: int) -> str:
+    """search.js `record`: the id of record `number`, from its chunk."""
+    chunk = json.loads(files[f"{search.OUTPUT_DIR}/records/{number // CHUNK}.json"])
+    return chunk[number % CHUNK][0]
+
+
 def lookup(files: dict[str, bytes], term: str) -> dict[str, int]:
-    """record id → score for `term`, found as the browser finds it."""
+    """record id → level for `term`, found as the browser finds it."""
     manifest = json.loads(files[search.MANIFEST])
     key = shard_for(term, manifest["shards"])
     shard = json.loads(files[f"{search.OUTPUT_DIR}/terms/{file_key(key)}.json"])
@@ -40,7 +47,7 @@ def lookup(files: dict[str, bytes], term: str) -> dict[str, int]:
     found, doc = {}, 0
     for gap, score in zip(values[::2], values[1::2], strict=True):
         doc += gap
-        found[manifest["records"][doc]] = score
+        found[record_id(files, doc)] = score
     return found
 
 
@@ -56,9 +63,9 @@ def files(fixture_archive) -> dict[str, bytes]:
     return dict(SearchIndex(archive).files())
 
 
-def test_terms_are_casefolded_words_and_underscore_parts() -> None:
+def test_terms_are_casefolded_words_and_underscore_parts_without_stop_words() -> None:
     assert terms("Use retry_policy with Kafka, not X!") == [
-        "use", "retry_policy", "retry", "policy", "with", "kafka", "not"]
+        "retry_policy", "retry", "policy", "kafka"]
     assert terms("Straße ＡＰＩ café") == ["strass", "api", "café"]
 
 
@@ -69,7 +76,7 @@ def test_terms_are_casefolded_words_and_underscore_parts() -> None:
     (["user", "users"], "user"),
 ])
 def test_forms_of_one_word_share_a_term(words: list[str], term: str) -> None:
-    assert {search.stem(word) for word in words} == {term}
+    assert {stem(word) for word in words} == {term}
 
 
 @pytest.mark.parametrize("values", [[0], [1, 31, 32, 33], [1023, 1024, 2**31 + 7], []])
@@ -84,7 +91,17 @@ def test_file_keys_are_safe_file_names() -> None:
 
 
 def test_a_word_in_one_body_finds_that_record_only(files: dict[str, bytes]) -> None:
-    assert find(files, "zephyrquartz") == {"core/adr/0003-store-events-in-object-storage": 1}
+    assert list(find(files, "zephyrquartz")) == ["core/adr/0003-store-events-in-object-storage"]
+
+
+def test_levels_are_what_textindex_computes(fixture_archive) -> None:
+    archive = load_archive(fixture_archive("site-pages"))
+    files = dict(SearchIndex(archive).files())
+    docs, levels = index_for(archive).postings()
+    for term, numbers in docs.items():
+        expected = {archive.records[n].id: v for n, v in zip(numbers, levels[term], strict=True)}
+        assert lookup(files, term) == expected
+        assert all(1 <= v <= RULES["levels"] for v in expected.values())
 
 
 def test_title_words_outscore_body_words(files: dict[str, bytes]) -> None:
@@ -100,14 +117,24 @@ def test_tags_people_and_fields_are_searchable(files: dict[str, bytes]) -> None:
     assert "core/adr/0002-store-events-in-kafka" in find(files, "1200")
 
 
-def test_manifest_lists_records_newest_first_and_every_shard(files: dict[str, bytes]) -> None:
+def test_manifest_carries_the_rules_and_every_shard_and_chunk(files: dict[str, bytes]) -> None:
     manifest = json.loads(files[search.MANIFEST])
-    assert manifest["records"][0] == "core/rfc/0001-sign-off-for-retention"
-    assert manifest["records"][-1] == "web/adr/0001-render-on-the-server"
+    assert "records" not in manifest  # the first query must not download every id
+    assert manifest["rules"] == RULES
+    assert manifest["count"] == 7
+    assert record_id(files, 0) == "core/rfc/0001-sign-off-for-retention"
+    assert record_id(files, 6) == "web/adr/0001-render-on-the-server"
     assert manifest["statuses"]["accepted"] == ["Accepted", "current"]
     for key in manifest["shards"]:
         assert f"{search.OUTPUT_DIR}/terms/{file_key(key)}.json" in files
-    assert len(files) == len(manifest["shards"]) + 1
+    chunks = -(-manifest["count"] // CHUNK)
+    assert len(files) == len(manifest["shards"]) + chunks + 2  # + manifest and words.json
+
+
+def test_refs_and_facets_have_their_own_terms(files: dict[str, bytes]) -> None:
+    assert lookup(files, "#core/adr/2") == {"core/adr/0002-store-events-in-kafka": 31}
+    assert "core/adr/0002-store-events-in-kafka" in lookup(files, "@project=core")
+    assert all(i.startswith("web/") for i in lookup(files, "@project=web"))
 
 
 def test_large_shards_are_split_and_every_term_stays_findable(
