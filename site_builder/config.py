@@ -21,11 +21,15 @@ BUILT_IN_KEYS = frozenset({
 
 _SITE_KEYS = {
     "title", "description", "url", "base", "content", "output", "edit_url",
-    "statuses", "fields", "review", "sources",
+    "statuses", "fields", "review", "sources", "repo_url",
 }
 _STATUS_KEYS = {"name", "open", "current", "label", "description"}
 _FIELD_KEYS = {"name", "label", "type", "values", "unit", "description", "required"}
 _SOURCE_KEYS = {"path", "repo", "ref", "dir", "name", "edit_url"}
+# The keys of a source kept in another tool's format (SPEC §3.5).
+_FORMAT_KEYS = {"format", "project", "type", "default_status", "status_map"}
+FORMATS = ("nygard", "madr", "log4brains", "auto")
+_FOLDER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _SOURCE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -94,7 +98,9 @@ class SourceSpec:
     the remote's HEAD) and `dir` (the folder inside the repository, default its top) apply to
     `repo` only. `name` names the cache folder; `edit_url` is the source's own "edit this
     page" template, `{path}` being the record's path below the source's folder. `line` is
-    where the entry starts in site.yml.
+    where the entry starts in site.yml. `format` (with `project`, `type`, `default_status`
+    and `status_map`, lowercased alias → status) marks a flat folder kept in another tool's
+    format, read in place (SPEC §3.5).
     """
 
     path: str | None = None
@@ -104,6 +110,11 @@ class SourceSpec:
     name: str | None = None
     edit_url: str | None = None
     line: int = 1
+    format: str | None = None
+    project: str | None = None
+    type: str = "adr"
+    default_status: str = "accepted"
+    status_map: tuple[tuple[str, str], ...] = ()
 
     @property
     def label(self) -> str:
@@ -135,6 +146,17 @@ class SiteConfig:
     fields: tuple[FieldDef, ...] = ()
     required_approvals: int | None = None
     sources: tuple[SourceSpec, ...] = field(default=())
+    repo_url: str | None = None
+
+    @property
+    def repository_url(self) -> str | None:
+        """Where links to repository files outside the archive point: `repo_url`, else the
+        part of `edit_url` before `{path}` with `/edit/` read as `/blob/`; None without."""
+        if self.repo_url:
+            return self.repo_url if self.repo_url.endswith("/") else self.repo_url + "/"
+        if self.edit_url and "{path}" in self.edit_url:
+            return self.edit_url.split("{path}", 1)[0].replace("/edit/", "/blob/")
+        return None
 
     @property
     def path(self) -> Path:
@@ -316,9 +338,11 @@ def _parse_sources(raw: Any, checker: _Checker) -> tuple[SourceSpec, ...]:
         if not isinstance(item, dict) or ("path" in item) == ("repo" in item):
             checker.error_at(line, "every source needs exactly one of 'path' or 'repo'")
             continue
-        checker.unknown_keys(item, _SOURCE_KEYS, "a source", "sources", index)
+        checker.unknown_keys(item, _SOURCE_KEYS | _FORMAT_KEYS, "a source", "sources", index)
         spec = SourceSpec(**{k: _opt_str(item.get(k)) for k in _SOURCE_KEYS}, line=line)
         problem = _source_problem(spec)
+        if problem is None and "format" in item:
+            spec, problem = _format_source(spec, item, checker, index)
         if problem:
             checker.error_at(line, problem)
             continue
@@ -330,6 +354,33 @@ def _parse_sources(raw: Any, checker: _Checker) -> tuple[SourceSpec, ...]:
             names[spec.name] = line
         specs.append(spec)
     return tuple(specs)
+
+
+def _format_source(spec: SourceSpec, item: dict[str, Any], checker: _Checker,
+                   index: int) -> tuple[SourceSpec, str | None]:
+    """`spec` with the keys of a `format` source read, or the reason it cannot be used."""
+    fmt, project = item.get("format"), item.get("project")
+    if fmt not in FORMATS:
+        return spec, f"'format' must be one of {', '.join(FORMATS)}, not {fmt!r}"
+    if not isinstance(project, str) or not _FOLDER_NAME.match(project):
+        return spec, ("a source with 'format' needs 'project': the project its records "
+                      "belong to (letters, digits, '.', '_' or '-')")
+    kind = item.get("type", "adr")
+    if not isinstance(kind, str) or not _FOLDER_NAME.match(kind):
+        return spec, f"'type' must be a name of letters, digits, '.', '_' or '-', not {kind!r}"
+    default = item.get("default_status", "accepted")
+    if not isinstance(default, str) or not default.strip():
+        return spec, "'default_status' must be a status name"
+    raw = item.get("status_map") or {}
+    if not isinstance(raw, dict) or not all(isinstance(v, str) for v in raw.values()):
+        checker.error("'status_map' must map each status as written to a status name",
+                      "sources", index, "status_map")
+        raw = {}
+    mapping = tuple(sorted((str(k).strip().lower(), v.strip()) for k, v in raw.items()))
+    return SourceSpec(path=spec.path, repo=spec.repo, ref=spec.ref, dir=spec.dir,
+                      name=spec.name, edit_url=spec.edit_url, line=spec.line, format=fmt,
+                      project=project, type=kind, default_status=default.strip(),
+                      status_map=mapping), None
 
 
 def _source_problem(spec: SourceSpec) -> str | None:
@@ -418,5 +469,20 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
         fields=parse_fields(data.get("fields"), checker),
         required_approvals=_required_approvals(data, checker),
         sources=_parse_sources(data.get("sources"), checker),
+        repo_url=_string(data, "repo_url", checker, None),
     )
+    _check_format_statuses(config, checker)
     return config, checker.findings
+
+
+def _check_format_statuses(config: SiteConfig, checker: _Checker) -> None:
+    """An error for each `default_status` or `status_map` target that is no status."""
+    names = {s.name for s in config.statuses}
+    for spec in config.sources:
+        if spec.format is None:
+            continue
+        targets = [spec.default_status, *(target for _, target in spec.status_map)]
+        for target in targets:
+            if target not in names:
+                checker.error_at(spec.line, f"source {spec.label}: '{target}' is not a status "
+                                            f"(one of {', '.join(sorted(names))})")

@@ -59,7 +59,15 @@ def _lookup_keys(record: Record) -> set[str]:
     """Every lowercased form that names `record`: id, short ids, refs and slug."""
     folder = f"{record.project}/{record.type}/".lower()
     prefix = f"{record.project}-{record.type}-".lower()
-    number, slug = record.number, record.slug.lower()
+    number, slug = record.number.lower(), record.slug.lower()
+    if record.root is not None:
+        # A record in another tool's format is also named by `<project>/<stem>` (SPEC §3.5),
+        # and its number may be the stem itself.
+        keys = {folder + slug, folder + number, prefix + number, slug,
+                f"{record.project}/{slug}".lower()}
+        if number.isdigit():
+            keys.update({folder + str(int(number)), prefix + str(int(number))})
+        return keys
     unpadded = str(int(number))
     return {folder + slug, folder + number, folder + unpadded, prefix + number,
             prefix + unpadded, slug}

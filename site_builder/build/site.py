@@ -22,7 +22,7 @@ from site_builder.build import pages
 from site_builder.build.artifacts import SITEMAP, write_artifacts
 from site_builder.build.bodies import RenderedBodies, environment_key, render_bodies
 from site_builder.build.body_cache import BodyCache
-from site_builder.build.links import content_root
+from site_builder.build.links import asset_source
 from site_builder.build.output import Output
 from site_builder.build.stamp import (
     Stamp,
@@ -276,4 +276,4 @@ def _copy_assets(archive: Archive, bodies: RenderedBodies, out: SiteWriter) -> N
         record = archive.by_id[record_id]
         for rel in assets:
             if not out.exists(rel):  # a generated file of the same name wins
-                out.copy(rel, content_root(record) / rel)
+                out.copy(rel, asset_source(record, rel))

@@ -34,7 +34,7 @@ from site_builder.archive.loader import LoaderCache, load_archive, reload_record
 from site_builder.build import pages, search
 from site_builder.build.artifacts import write_artifacts
 from site_builder.build.bodies import RenderedBodies, update_bodies
-from site_builder.build.links import content_root
+from site_builder.build.links import asset_source
 from site_builder.build.site import write_site
 from site_builder.build.urls import Urls
 from site_builder.config import load_config
@@ -195,7 +195,7 @@ class Preview:
         for record in records:
             for rel in bodies[record.id].assets:
                 if self.store.get(rel) is None:
-                    self.store.put(rel, (content_root(record) / rel).read_bytes())
+                    self.store.put(rel, asset_source(record, rel).read_bytes())
         self.events.reload(self._urls(archive, written))
         # Worked out after the pages are shown: it reads every record.
         self.built.stale |= affected.touched(built.archive, archive, changed) - first
