@@ -114,6 +114,7 @@ class Archive:
             for record in self.records:
                 for key in _lookup_keys(record):
                     self._keys.setdefault(key, []).append(record.id)
+        self._replaces: dict[str, list[str]] = {}
         self.superseded_by: dict[str, str] = self._derive_superseded_by()
 
     @cached_property
@@ -192,9 +193,23 @@ class Archive:
                 replacement = self.resolve(record.superseded_by)
                 if replacement is not None and replacement.id != record.id:
                     newer.setdefault(record.id, []).append(replacement)
+                    # Said on the older side only: the newer record supersedes it too.
+                    self._replaces.setdefault(replacement.id, []).append(record.id)
         # The newest successor wins; records are already newest first.
         return {old: min(candidates, key=lambda r: (-r.date.toordinal(), r.id)).id
                 for old, candidates in newer.items()}
+
+    def supersedes_of(self, record: Record) -> tuple[str, ...]:
+        """What `record` supersedes, declared on either side (SPEC §3.3): its own
+        `supersedes` references as written, then the ids of records that name it in their
+        `supersededBy` and that it does not already list, by id."""
+        derived = self._replaces.get(record.id)
+        if not derived:
+            return record.supersedes
+        listed = {found.id for reference in record.supersedes
+                  if (found := self.resolve(reference)) is not None}
+        extra = sorted({i for i in derived if i not in listed})
+        return (*record.supersedes, *extra)
 
     def chain(self, record: Record) -> list[Record]:
         """The replacements of `record`, from the direct one to the end of the chain."""

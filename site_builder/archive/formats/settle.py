@@ -74,7 +74,7 @@ def status_of(written: str, folder: Folder) -> tuple[str | None, str | None]:
         return mapped, f"status '{written}' read as {mapped} (status_map)"
     named = next((s for s in sorted(folder.statuses) if s.lower() == lowered), None)
     if named is not None:
-        return named, None if named == key else f"status '{written}' read as {named}"
+        return named, None  # the same name, written with other capitals
     alias = ALIASES.get(lowered)
     if alias is not None and alias in folder.statuses:
         return alias, f"status '{written}' read as {alias}"
