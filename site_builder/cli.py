@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from site_builder import __version__, query
+from site_builder.adopt import adopt
+from site_builder.adopt_report import check_summary, record_guesses
 from site_builder.archive.archive import Archive
 from site_builder.archive.findings import (
     Finding,
@@ -97,6 +99,10 @@ def archive_for_queries(args: argparse.Namespace) -> Archive:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
+    if args.from_dir is not None:
+        if args.dir is not None:
+            raise UsageError("init takes a folder or --from DIR, not both")
+        return cmd_adopt(Path(args.from_dir))
     folder = Path(args.dir or args.root or ".")
     try:
         written = init_archive(folder)
@@ -107,6 +113,30 @@ def cmd_init(args: argparse.Namespace) -> int:
         print(path)
     print(f"Created an archive in {folder}. Next: site-builder check --root {folder}",
           file=sys.stderr)
+    return OK
+
+
+def cmd_adopt(repo: Path) -> int:
+    """`init --from DIR`: print the folders found, what was written, every guess, and
+    whether `check` passes on it."""
+    try:
+        adoption = adopt(repo)
+    except ScaffoldError as exc:
+        fail(str(exc))
+        return USAGE
+    for folder in adoption.folders:
+        print(f"found {folder.path}: format {folder.format}, project {folder.project} "
+              f"({folder.why})")
+    for path in adoption.written:
+        print(f"wrote {path}")
+    config, _ = load_config(repo)
+    guesses = adoption.guesses + (record_guesses(config) if config is not None else [])
+    for guess in guesses:
+        print(f"guessed {guess}")
+    errors, verdict = check_summary(repo)
+    report(errors)
+    print(verdict, file=sys.stderr)
+    print(f"Next: site-builder build --root {repo}", file=sys.stderr)
     return OK
 
 
@@ -210,6 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("init", help="scaffold a new archive", parents=[common])
     p.add_argument("dir", nargs="?", help="folder to create it in (default: --root, else here)")
+    p.add_argument("--from", dest="from_dir", metavar="DIR",
+                   help="adopt the decision folders of the repository at DIR, in place")
     p.set_defaults(func=cmd_init)
 
     p = sub.add_parser("new", help="write the next-numbered record", parents=[common])

@@ -86,6 +86,16 @@ def read_folder(config: SiteConfig, content: ContentRoot, project: Project,
     return settled, findings
 
 
+def read_source(config: SiteConfig, content: ContentRoot) -> list[Settled]:
+    """Every file of one foreign folder settled, read afresh, references left as written:
+    for `init --from` and `import`, which report each guess."""
+    project = project_of(config, content)
+    settled, problems = read_folder(config, content, project, ForeignCache(), [])
+    if problems:
+        settled.append(Settled(None, problems, []))
+    return settled
+
+
 def _read_file(entry: os.DirEntry[str], fmt: str, custom: frozenset[str], cache: ForeignCache,
                fingerprint: list[Any]) -> Fields | Finding:
     """The fields of one file (from the cache when its size and mtime are unchanged), or the
