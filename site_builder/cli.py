@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,7 +27,8 @@ from site_builder.archive.findings import (
 from site_builder.archive.loader import load_archive
 from site_builder.authoring import NewRecordError, new_record
 from site_builder.build import command as build_command
-from site_builder.config import CONFIG_FILE, SiteConfig, load_config
+from site_builder.config import CONFIG_FILE, FORMATS, SiteConfig, load_config
+from site_builder.importing import plan_import, write_plan
 from site_builder.mcp import command as mcp_command
 from site_builder.mcp.source import SourceError
 from site_builder.scaffold import ScaffoldError, init_archive
@@ -34,6 +36,7 @@ from site_builder.serve.command import register as register_serve
 from site_builder.sources.command import register as register_sources
 
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
+_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
 class UsageError(Exception):
@@ -140,6 +143,31 @@ def cmd_adopt(repo: Path) -> int:
     return OK
 
 
+def cmd_import(args: argparse.Namespace) -> int:
+    """`import SRC --project P`: print the plan; write it unless `--dry-run`."""
+    config = load_config_or_fail(find_root(args.root))
+    src = Path(args.src)
+    if not src.is_dir():
+        raise UsageError(f"{src} is not a folder")
+    if not _NAME.match(args.project) or not _NAME.match(args.type):
+        raise UsageError("--project and --type must be lowercase letters, digits, '.', '_' "
+                         "or '-'")
+    plan = plan_import(config, src, args.project, args.type, args.format)
+    report(plan.problems)
+    if plan.problems:
+        return ARCHIVE_ERRORS
+    for line in plan.report:
+        print(line)
+    if args.dry_run:
+        print(f"dry run: {len(plan.files)} file(s) would be written, none was",
+              file=sys.stderr)
+        return OK
+    written = write_plan(plan)
+    print(f"wrote {len(written)} file(s); {src} is unchanged. Next: site-builder check",
+          file=sys.stderr)
+    return OK
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     config = load_config_or_fail(find_root(args.root))
     try:
@@ -243,6 +271,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--from", dest="from_dir", metavar="DIR",
                    help="adopt the decision folders of the repository at DIR, in place")
     p.set_defaults(func=cmd_init)
+
+    p = sub.add_parser("import", help="convert a folder of adr-tools, MADR or Log4brains "
+                       "records into native files", parents=[common])
+    p.add_argument("src", help="the folder of records to convert (left unchanged)")
+    p.add_argument("--project", required=True)
+    p.add_argument("--type", default="adr")
+    p.add_argument("--format", choices=FORMATS, default="auto")
+    p.add_argument("--dry-run", action="store_true", help="print the plan, write nothing")
+    p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("new", help="write the next-numbered record", parents=[common])
     p.add_argument("project")
