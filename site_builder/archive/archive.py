@@ -60,17 +60,14 @@ def _lookup_keys(record: Record) -> set[str]:
     folder = f"{record.project}/{record.type}/".lower()
     prefix = f"{record.project}-{record.type}-".lower()
     number, slug = record.number.lower(), record.slug.lower()
-    if record.root is not None:
-        # A record in another tool's format is also named by `<project>/<stem>` (SPEC §3.5),
-        # and its number may be the stem itself.
-        keys = {folder + slug, folder + number, prefix + number, slug,
-                f"{record.project}/{slug}".lower()}
-        if number.isdigit():
-            keys.update({folder + str(int(number)), prefix + str(int(number))})
-        return keys
-    unpadded = str(int(number))
-    return {folder + slug, folder + number, folder + unpadded, prefix + number,
-            prefix + unpadded, slug}
+    # `<project>/<slug>` names a record too (SPEC §3.5 asks it for records in another tool's
+    # format; remote mode cannot tell those apart, so every record has it).
+    keys = {folder + slug, folder + number, prefix + number, slug,
+            f"{record.project}/{slug}".lower()}
+    if number.isdigit():  # the number of a stem such as `use-rds` is the stem itself
+        unpadded = str(int(number))
+        keys.update((folder + unpadded, prefix + unpadded))
+    return keys
 
 
 def _project_sort_key(project: Project) -> tuple[int, int, str]:

@@ -50,12 +50,20 @@ def site_path(value: Any, what: str) -> str:
     return value
 
 
-def record_id(value: Any) -> tuple[str, str, str, str]:
-    """(project, type, slug, number) of a published record id. Raises PublishedError."""
+def record_id(value: Any, ref: Any = None) -> tuple[str, str, str, str]:
+    """(project, type, slug, number) of a published record id, the number taken from `ref`
+    when it has one (a record read from another tool's format may have a stem for number).
+    Raises PublishedError."""
     path = site_path(value, "record id")
     parts = path.split("/")
-    match = FILE_NAME.match(parts[-1] + ".md") if len(parts) == 3 else None
-    if ":" in parts[0] or not match:
+    if len(parts) != 3 or ":" in parts[0]:
+        raise PublishedError(f"record id {value!r} is not <project>/<type>/<slug>")
+    prefix = f"{parts[0]}-{parts[1]}-".upper()
+    if isinstance(ref, str) and ref.upper().startswith(prefix) and len(ref) > len(prefix):
+        number = ref[len(prefix):]
+        return parts[0], parts[1], parts[2], number if number.isdigit() else parts[2]
+    match = FILE_NAME.match(parts[-1] + ".md")
+    if not match:
         raise PublishedError(f"record id {value!r} is not <project>/<type>/NNNN-slug")
     return parts[0], parts[1], parts[2], match.group(1)
 
@@ -107,7 +115,7 @@ def _status(data: Any) -> Status:
 def _record(data: Any) -> Record:
     if not isinstance(data, dict):
         raise PublishedError(f"a record must be an object, not {data!r}")
-    project, kind, slug, number = record_id(data.get("id"))
+    project, kind, slug, number = record_id(data.get("id"), data.get("ref"))
     md = site_path(data["md"], f"the md path of {data['id']}") if data.get("md") else (
         f"{data['id']}.md")
     for key in ("title", "status"):

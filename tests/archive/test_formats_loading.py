@@ -4,12 +4,15 @@ dates from git, and one clear line for one broken record."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from site_builder import query
 from site_builder.archive.loader import load_archive
+from site_builder.archive.published import archive_from_index
+from site_builder.build.site import build_site
 from tests.conftest import FIXTURES, run_cli
 
 
@@ -131,3 +134,20 @@ def test_check_passes_and_no_source_file_is_written_by_a_build(
     assert "../../../shop/adr/20200925-use-markdown/" in page
     copy = (tmp_path / "out" / "backend/adr/20201029-use-graphql.md").read_text()
     assert "- Status:" not in copy and "# Use GraphQL" not in copy.split("---", 2)[2]
+
+
+def test_the_published_index_of_foreign_records_gives_back_the_same_answers(
+        fixture_archive: Callable[[str], Path], tmp_path: Path) -> None:
+    root = fixture_archive("formats") / "log4brains"
+    (root / "packages/web/adr/use-tailwind.md").write_text(
+        "# Use Tailwind\n\n- Status: accepted\n- Date: 2020-11-02\n\nUtility classes.\n")
+    local = load_archive(root)
+    output = build_site(root, tmp_path / "out", jobs=1, cache=False).output
+    index = json.loads((output / "decisions.json").read_text(encoding="utf-8"))
+    bodies = {r.id: r.body for r in local.records}
+    remote = archive_from_index(index, lambda r: bodies[r.id], lambda: bodies)
+    assert [r.id for r in remote.records] == [r.id for r in local.records]
+    for record in local.records:
+        assert query.detail(remote, remote.by_id[record.id]) == query.detail(local, record)
+    assert remote.get("web/use-tailwind").ref == "WEB-ADR-USE-TAILWIND"
+    assert remote.get("WEB-ADR-20201030-USE-REACT").title == "Use react"
