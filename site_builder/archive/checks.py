@@ -115,11 +115,7 @@ def _links(archive: Archive, record: Record, content: set[Path],
         if archive.record_at(target) is not None or target in broken.values():
             continue
         line = record.body_line + link.line - 1
-        inside_records = any(_inside(target, folder) for folder in content)
-        if inside_records and target.suffix == ".md" and target.parent in content \
-                and not is_record_name(target.name) and target.is_file():
-            inside_records = False  # a flat folder's README.md or index.md: not a record
-        if target.suffix == ".md" and inside_records:
+        if target.suffix == ".md" and _in_records(target, content):
             why = " (that file is a draft or not a valid record)" if target.is_file() else ""
             yield Finding(record.path, line, "error",
                           f"link to a missing record: {link.target}{why}")
@@ -130,7 +126,7 @@ def _links(archive: Archive, record: Record, content: set[Path],
         elif not target.exists():
             yield Finding(record.path, line, "warning",
                           f"link to a file that does not exist: {link.target}")
-        elif not inside_records and archive.config.repository_url is None:
+        elif archive.config.repository_url is None and not _in_records(target, content):
             yield Finding(record.path, line, "warning", (
                 f"link to {link.target}, outside the records folders: it stays as written "
                 "(set repo_url in site.yml to point it at the repository)"))
@@ -138,6 +134,15 @@ def _links(archive: Archive, record: Record, content: set[Path],
 
 def _inside(path: Path, folder: Path) -> bool:
     return path.is_relative_to(folder)
+
+
+def _in_records(target: Path, content: set[Path]) -> bool:
+    """True when `target` lies in a records folder and is not a flat folder's own file that
+    is no record (its README.md or index.md: a repository file like any other)."""
+    if not any(_inside(target, folder) for folder in content):
+        return False
+    return not (target.suffix == ".md" and target.parent in content
+                and not is_record_name(target.name) and target.is_file())
 
 
 def _supersede_edges(archive: Archive) -> dict[str, set[str]]:
