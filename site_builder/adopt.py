@@ -148,6 +148,12 @@ def edit_url(repo: Path) -> str | None:
     return f"https://github.com/{match.group(1)}/edit/{branch}/{{path}}"
 
 
+def content_folder(repo: Path) -> str:
+    """Where native records would go: `content`, unless the repository already has a folder
+    of that name for something else (a docs site's), then `decisions`."""
+    return "content" if not (repo / "content").exists() else "decisions"
+
+
 def site_yml(repo: Path, folders: list[Folder], edit: str | None) -> str:
     """The site.yml adopting `folders`."""
     lines = [
@@ -155,6 +161,7 @@ def site_yml(repo: Path, folders: list[Folder], edit: str | None) -> str:
         f"title: {json.dumps(f'{repo.name} decisions')}",
         f"description: {json.dumps(f'Architecture decisions of {repo.name}')}",
         "base: /",
+        f"content: {content_folder(repo)}   # native records (site-builder new); may be absent",
         "output: _site",
     ]
     if edit:
@@ -212,6 +219,8 @@ def adopt(repo: Path) -> Adoption:
         raise ScaffoldError(f"no decision folder found in {repo} (looked for .log4brains.yml, "
                             f".adr-dir, {', '.join(CANDIDATES)}); nothing was written")
     out = Adoption(folders=folders)
+    if content_folder(repo) != "content":
+        out.guesses.append("content: decisions (content/ holds something else)")
     edit = edit_url(repo)
     if edit:
         out.guesses.append(f"edit_url {edit} (from git remote origin)")

@@ -187,3 +187,10 @@ def test_code_blocks_are_never_metadata() -> None:
                          "Date: 1999-01-01\n# Not a title\n```\n")
     assert "date" not in fields.values
     assert "Date: 1999-01-01" in fields.body
+
+
+def test_a_title_written_twice_is_said_once() -> None:
+    fields = nygard.read("# 3. Use X\n\n# 3. Use X\n\nDate: 2020-01-01\n\n## Status\n\n"
+                         "Accepted\n\n## Context\n\nWhy.\n")
+    assert fields.values["title"].text == "Use X"
+    assert "Use X" not in fields.body and fields.values["date"].line == 5

@@ -81,13 +81,17 @@ def take_title(lines: list[str], found: list[tuple[int, int, str]], fields: Fiel
                first: int) -> None:
     """The first `# ` heading that is not a template section is the title (its `12. `
     dropped, for Nygard's numbered titles); its line is blanked."""
-    for index, level, text in found:
+    for position, (index, level, text) in enumerate(found):
         if level != 1 or is_section(text):
             continue
         title = _NUMBER_PREFIX.sub("", text).strip() if _NUMBER_PREFIX.match(text) else text
         if title and not is_section(title):
             fields.set("title", title, first + index)
         lines[index] = ""
+        # Real archives repeat the title line (`# 3. X` twice): said once is enough.
+        for later, later_level, later_text in found[position + 1:]:
+            if later_level == 1 and later_text == text:
+                lines[later] = ""
         return
 
 
