@@ -98,3 +98,13 @@ def test_an_existing_site_yml_or_no_decision_folder_writes_nothing(tmp_path: Pat
     assert snapshot(repo) == before
     (repo / "site.yml").write_text("title: x\n")
     assert run_cli("init", "--from", str(repo)).returncode == 2
+
+
+def test_adopted_records_get_the_sites_edit_link(tmp_path: Path) -> None:
+    repo = repository(tmp_path, "nygard")
+    git(repo, "init", "-q", "-b", "trunk")
+    git(repo, "remote", "add", "origin", "https://github.com/acme/tools.git")
+    assert run_cli("init", "--from", str(repo)).returncode == 0
+    assert run_cli("build", "--root", str(repo)).returncode == 0
+    page = (repo / "_site/nygard/adr/0004-rewrite-in-go/index.html").read_text()
+    assert 'href="https://github.com/acme/tools/edit/trunk/doc/adr/0004-rewrite-in-go.md"' in page

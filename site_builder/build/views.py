@@ -16,7 +16,7 @@ from typing import Any
 from site_builder import query
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
-from site_builder.build.urls import Urls, encode_path, tag_slug
+from site_builder.build.urls import Urls, tag_slug
 from site_builder.config import FieldDef, SiteConfig
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun",
@@ -258,13 +258,10 @@ def record_view(archive: Archive, record: Record, row: Row,
 
 
 def edit_url(config: SiteConfig, record: Record) -> str | None:
-    """The "edit this page" address: `edit_url` with `{path}` = the record's path, or None.
-
-    Records pulled from `sources` use their source's own `edit_url`, never the site's, whose
-    repository does not hold them.
-    """
-    template = record.source.edit_url if record.source is not None else config.edit_url
-    return template.replace("{path}", encode_path(record.rel_path)) if template else None
+    """The "edit this page" address, or None: `Record.edit_url`, which gives records pulled
+    from `sources` their source's own `edit_url` (`{path}` below the source's folder), and a
+    `path:` source inside the archive's repository (a folder adopted in place) the site's."""
+    return record.edit_url(config.edit_url)
 
 
 def field_values(declared: Sequence[FieldDef], values: dict[str, Any]) -> tuple[FieldValue, ...]:
