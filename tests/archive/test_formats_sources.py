@@ -75,6 +75,7 @@ def test_a_symlink_out_of_the_folder_is_refused_and_the_rest_is_read(tmp_path: P
 def test_non_record_files_of_the_folder_are_not_read(tmp_path: Path) -> None:
     root = archive_with(tmp_path, "    format: auto\n    project: tools\n")
     for name in ("README.md", "index.md", "template.md", "adr-template.md", "_draft.md",
+                 "adr-template-minimal.md", "Template-bare.md",
                  ".hidden.md"):
         (root / "doc/adr" / name).write_text("no record here\n")
     archive = load_archive(root)

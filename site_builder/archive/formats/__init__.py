@@ -18,6 +18,12 @@ NOT_RECORDS = frozenset({"readme.md", "index.md", "template.md", "adr-template.m
 
 
 def is_record_name(name: str) -> bool:
-    """True for a file name a folder in another tool's format holds a record under."""
-    return (name.endswith(".md") and not name.startswith(("_", "."))
-            and name.lower() not in NOT_RECORDS)
+    """True for a file name a folder in another tool's format holds a record under.
+
+    Besides the names SPEC §3.5 lists, MADR's template variants (`adr-template-minimal.md`,
+    `adr-template-bare.md`) sit beside the records: no `template…` file is a record.
+    """
+    lowered = name.lower()
+    return (lowered.endswith(".md") and not name.startswith(("_", "."))
+            and lowered not in NOT_RECORDS
+            and not lowered.startswith(("adr-template", "template")))
