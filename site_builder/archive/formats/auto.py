@@ -15,7 +15,7 @@ from site_builder.archive.formats.fields import Fields
 from site_builder.archive.records import split_front_matter
 
 _FRONT_STATUS = re.compile(r"^status[ \t]*:", re.MULTILINE)
-_ITEM_STATUS = re.compile(r"^\s*[-*+][ \t]+(?:\*\*)?status(?:\*\*)?\s*:",
+_ITEM_STATUS = re.compile(r"^[ \t]*[-*+][ \t]+(?:\*\*)?status(?:\*\*)?\s*:",
                           re.IGNORECASE | re.MULTILINE)
 
 Reader = Callable[[str, frozenset[str]], Fields]

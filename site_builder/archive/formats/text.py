@@ -18,12 +18,14 @@ from site_builder.archive.formats.fields import (
 )
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
+# Greedy groups, trimmed in Python: a lazy group before `\s*$` is quadratic on hostile lines.
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*)$")
 # `* Status: accepted`, `- Date: 2020-01-01`, `Status: Accepted`, `**Deciders:** a, b`.
-_ITEM = re.compile(r"^\s*(?:[-*+][ \t]+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]{1,30}?)"
-                   r"[ \t]*(?::(?:\*\*|__)?|(?:\*\*|__):)[ \t]*(.*?)\s*$")
+_ITEM = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]{1,30}?)"
+                   r"[ \t]*(?::(?:\*\*|__)?|(?:\*\*|__):)(.*)$")
 _NUMBER_PREFIX = re.compile(r"^\d+\.\s*")
-_LINK = re.compile(r"\[((?:[^\]\\\n]|\\.)*)\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'][^)]*)?\s*\)")
+# Link text without brackets: nested `[[[[…` cannot make each `[` scan the rest of the line.
+_LINK = re.compile(r"\[([^\[\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:[ \t]+[\"'][^)\n]*)?[ \t]*\)")
 # A record number written without a link: `ADR-0123`, `[0123]`, `0123`, `#12`.
 _NUMBER_REF = re.compile(r"^\[?(?:[A-Za-z]+[-_ ]?)?#?(\d{1,6})\]?$")
 # `Superseded by`, `Superceded by`, `Supersedes`, `Amended by`, `Relates to`: the verb words
@@ -69,8 +71,18 @@ def headings(lines: list[str], code: set[int]) -> list[tuple[int, int, str]]:
             continue
         match = _HEADING.match(line)
         if match:
-            out.append((index, len(match.group(1)), match.group(2).strip()))
+            out.append((index, len(match.group(1)), _heading_text(match.group(2))))
     return out
+
+
+def _heading_text(text: str) -> str:
+    """A heading's text without its closing `#` run (kept when it is the only text, or is
+    glued to the last word, as CommonMark says)."""
+    text = text.rstrip()
+    bare = text.rstrip("#")
+    if bare != text and (not bare or bare[-1] in " \t"):
+        text = bare
+    return text.strip()
 
 
 def is_section(text: str) -> bool:
