@@ -108,3 +108,12 @@ def test_adopted_records_get_the_sites_edit_link(tmp_path: Path) -> None:
     assert run_cli("build", "--root", str(repo)).returncode == 0
     page = (repo / "_site/nygard/adr/0004-rewrite-in-go/index.html").read_text()
     assert 'href="https://github.com/acme/tools/edit/trunk/doc/adr/0004-rewrite-in-go.md"' in page
+
+
+def test_new_refuses_a_project_read_in_place(tmp_path: Path) -> None:
+    repo = repository(tmp_path, "nygard")
+    assert run_cli("init", "--from", str(repo)).returncode == 0
+    result = run_cli("new", "nygard", "adr", "Another", "--root", str(repo))
+    assert result.returncode == 2
+    assert "read from doc/adr in nygard format" in result.stderr
+    assert sorted(p.name for p in (repo / "doc/adr").iterdir())[-1] == "README.md"
