@@ -27,12 +27,13 @@ from site_builder.archive.findings import (
 from site_builder.archive.loader import load_archive
 from site_builder.authoring import NewRecordError, new_record
 from site_builder.build import command as build_command
-from site_builder.config import CONFIG_FILE, FORMATS, SiteConfig, load_config
+from site_builder.config import CONFIG_FILE, SiteConfig, load_config
 from site_builder.importing import plan_import, write_plan
 from site_builder.mcp import command as mcp_command
 from site_builder.mcp.source import SourceError
 from site_builder.scaffold import ScaffoldError, init_archive
 from site_builder.serve.command import register as register_serve
+from site_builder.source_formats import FORMATS
 from site_builder.sources.command import register as register_sources
 
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from site_builder import yamlfile
 from site_builder.archive.findings import Finding
+from site_builder.source_formats import FORMAT_KEYS, format_keys, format_status_problems
 
 CONFIG_FILE = "site.yml"
 FIELD_TYPES = ("string", "number", "boolean", "date", "enum", "list")
@@ -26,10 +27,6 @@ _SITE_KEYS = {
 _STATUS_KEYS = {"name", "open", "current", "label", "description"}
 _FIELD_KEYS = {"name", "label", "type", "values", "unit", "description", "required"}
 _SOURCE_KEYS = {"path", "repo", "ref", "dir", "name", "edit_url"}
-# The keys of a source kept in another tool's format (SPEC §3.5).
-_FORMAT_KEYS = {"format", "project", "type", "default_status", "status_map"}
-FORMATS = ("nygard", "madr", "log4brains", "auto")
-_FOLDER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _SOURCE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -338,11 +335,12 @@ def _parse_sources(raw: Any, checker: _Checker) -> tuple[SourceSpec, ...]:
         if not isinstance(item, dict) or ("path" in item) == ("repo" in item):
             checker.error_at(line, "every source needs exactly one of 'path' or 'repo'")
             continue
-        checker.unknown_keys(item, _SOURCE_KEYS | _FORMAT_KEYS, "a source", "sources", index)
+        checker.unknown_keys(item, _SOURCE_KEYS | FORMAT_KEYS, "a source", "sources", index)
         spec = SourceSpec(**{k: _opt_str(item.get(k)) for k in _SOURCE_KEYS}, line=line)
         problem = _source_problem(spec)
         if problem is None and "format" in item:
-            spec, problem = _format_source(spec, item, checker, index)
+            keys, problem = format_keys(item)
+            spec = replace(spec, **keys)
         if problem:
             checker.error_at(line, problem)
             continue
@@ -354,33 +352,6 @@ def _parse_sources(raw: Any, checker: _Checker) -> tuple[SourceSpec, ...]:
             names[spec.name] = line
         specs.append(spec)
     return tuple(specs)
-
-
-def _format_source(spec: SourceSpec, item: dict[str, Any], checker: _Checker,
-                   index: int) -> tuple[SourceSpec, str | None]:
-    """`spec` with the keys of a `format` source read, or the reason it cannot be used."""
-    fmt, project = item.get("format"), item.get("project")
-    if fmt not in FORMATS:
-        return spec, f"'format' must be one of {', '.join(FORMATS)}, not {fmt!r}"
-    if not isinstance(project, str) or not _FOLDER_NAME.match(project):
-        return spec, ("a source with 'format' needs 'project': the project its records "
-                      "belong to (letters, digits, '.', '_' or '-')")
-    kind = item.get("type", "adr")
-    if not isinstance(kind, str) or not _FOLDER_NAME.match(kind):
-        return spec, f"'type' must be a name of letters, digits, '.', '_' or '-', not {kind!r}"
-    default = item.get("default_status", "accepted")
-    if not isinstance(default, str) or not default.strip():
-        return spec, "'default_status' must be a status name"
-    raw = item.get("status_map") or {}
-    if not isinstance(raw, dict) or not all(isinstance(v, str) for v in raw.values()):
-        checker.error("'status_map' must map each status as written to a status name",
-                      "sources", index, "status_map")
-        raw = {}
-    mapping = tuple(sorted((str(k).strip().lower(), v.strip()) for k, v in raw.items()))
-    return SourceSpec(path=spec.path, repo=spec.repo, ref=spec.ref, dir=spec.dir,
-                      name=spec.name, edit_url=spec.edit_url, line=spec.line, format=fmt,
-                      project=project, type=kind, default_status=default.strip(),
-                      status_map=mapping), None
 
 
 def _source_problem(spec: SourceSpec) -> str | None:
@@ -471,18 +442,8 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
         sources=_parse_sources(data.get("sources"), checker),
         repo_url=_string(data, "repo_url", checker, None),
     )
-    _check_format_statuses(config, checker)
-    return config, checker.findings
-
-
-def _check_format_statuses(config: SiteConfig, checker: _Checker) -> None:
-    """An error for each `default_status` or `status_map` target that is no status."""
-    names = {s.name for s in config.statuses}
+    names = {status.name for status in config.statuses}
     for spec in config.sources:
-        if spec.format is None:
-            continue
-        targets = [spec.default_status, *(target for _, target in spec.status_map)]
-        for target in targets:
-            if target not in names:
-                checker.error_at(spec.line, f"source {spec.label}: '{target}' is not a status "
-                                            f"(one of {', '.join(sorted(names))})")
+        for message in format_status_problems(spec, names):
+            checker.error_at(spec.line, message)
+    return config, checker.findings
