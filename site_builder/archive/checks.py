@@ -47,6 +47,8 @@ def _unreadable(archive: Archive) -> dict[str, Path]:
             continue
         match = FILE_NAME.match(path.name)
         if not match or len(path.parts) < 3:
+            # A record in another tool's format may have any stem; links name it by file.
+            names.setdefault(path.stem.lower(), path)
             continue
         project, kind, slug = path.parts[-3], path.parts[-2], path.stem
         number = match.group(1)

@@ -151,3 +151,16 @@ def test_the_published_index_of_foreign_records_gives_back_the_same_answers(
         assert query.detail(remote, remote.by_id[record.id]) == query.detail(local, record)
     assert remote.get("web/use-tailwind").ref == "WEB-ADR-USE-TAILWIND"
     assert remote.get("WEB-ADR-20201030-USE-REACT").title == "Use react"
+
+
+def test_links_to_a_broken_record_without_a_number_stay_quiet(
+        fixture_archive: Callable[[str], Path]) -> None:
+    root = fixture_archive("formats") / "log4brains"
+    folder = root / "packages/web/adr"
+    (folder / "use-tailwind.md").write_text(
+        "# Tailwind\n\n- Status: unheard of\n- Date: 2020-01-01\n")
+    react = folder / "20201030-use-react.md"
+    react.write_text(react.read_text() + "\nSee [Tailwind](use-tailwind.md).\n\n## Links\n\n"
+                     "- Relates to [Tailwind](use-tailwind.md)\n")
+    errors = [f for f in load_archive(root).findings if f.level == "error"]
+    assert [(f.path.name, f.line) for f in errors] == [("use-tailwind.md", 3)]
