@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from site_builder import __version__, contract, query
+from site_builder.adopt import adopt
+from site_builder.adopt_report import check_summary, record_guesses
 from site_builder.archive.archive import Archive
 from site_builder.archive.findings import (
     Finding,
@@ -26,13 +29,16 @@ from site_builder.authoring import NewRecordError, new_record
 from site_builder.build import command as build_command
 from site_builder.build import graph_command
 from site_builder.config import CONFIG_FILE, SiteConfig, load_config
+from site_builder.importing import plan_import, write_plan
 from site_builder.mcp import command as mcp_command
 from site_builder.mcp.source import SourceError
 from site_builder.scaffold import ScaffoldError, init_archive
 from site_builder.serve.command import register as register_serve
+from site_builder.source_formats import FORMATS
 from site_builder.sources.command import register as register_sources
 
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
+_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
 class UsageError(Exception):
@@ -98,6 +104,10 @@ def archive_for_queries(args: argparse.Namespace) -> Archive:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
+    if args.from_dir is not None:
+        if args.dir is not None:
+            raise UsageError("init takes a folder or --from DIR, not both")
+        return cmd_adopt(Path(args.from_dir))
     folder = Path(args.dir or args.root or ".")
     try:
         written = init_archive(folder)
@@ -111,8 +121,64 @@ def cmd_init(args: argparse.Namespace) -> int:
     return OK
 
 
+def cmd_adopt(repo: Path) -> int:
+    """`init --from DIR`: print the folders found, what was written, every guess, and
+    whether `check` passes on it."""
+    try:
+        adoption = adopt(repo)
+    except ScaffoldError as exc:
+        fail(str(exc))
+        return USAGE
+    for folder in adoption.folders:
+        print(f"found {folder.path}: format {folder.format}, project {folder.project} "
+              f"({folder.why})")
+    for path in adoption.written:
+        print(f"wrote {path}")
+    config, _ = load_config(repo)
+    guesses = adoption.guesses + (record_guesses(config) if config is not None else [])
+    for guess in guesses:
+        print(f"guessed {guess}")
+    errors, verdict = check_summary(repo)
+    report(errors)
+    print(verdict, file=sys.stderr)
+    print(f"Next: site-builder build --root {repo}", file=sys.stderr)
+    return OK
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """`import SRC --project P`: print the plan; write it unless `--dry-run`."""
+    config = load_config_or_fail(find_root(args.root))
+    src = Path(args.src)
+    if not src.is_dir():
+        raise UsageError(f"{src} is not a folder")
+    if not _NAME.match(args.project) or not _NAME.match(args.type):
+        raise UsageError("--project and --type must be lowercase letters, digits, '.', '_' "
+                         "or '-'")
+    plan = plan_import(config, src, args.project, args.type, args.format)
+    report(plan.problems)
+    if plan.problems:
+        return ARCHIVE_ERRORS
+    for line in plan.report:
+        print(line)
+    if args.dry_run:
+        print(f"dry run: {len(plan.files)} file(s) would be written, none was",
+              file=sys.stderr)
+        return OK
+    written = write_plan(plan)
+    print(f"wrote {len(written)} file(s); {src} is unchanged. Next: site-builder check",
+          file=sys.stderr)
+    return OK
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     config = load_config_or_fail(find_root(args.root))
+    foreign = next((s for s in config.sources if s.format and s.project == args.project), None)
+    if foreign is not None:
+        # A native file there would make the project claimed twice; the folder's own tool
+        # (adr new, log4brains adr new) keeps its numbering and template.
+        raise UsageError(f"project '{args.project}' is read from {foreign.label} in "
+                         f"{foreign.format} format: add the record there with that folder's "
+                         "own tool, or run 'site-builder import' to move it to content/")
     try:
         path = new_record(config, args.project, args.type, args.title,
                           create_project=args.create_project)
@@ -234,7 +300,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("init", help="scaffold a new archive", parents=[common])
     p.add_argument("dir", nargs="?", help="folder to create it in (default: --root, else here)")
+    p.add_argument("--from", dest="from_dir", metavar="DIR",
+                   help="adopt the decision folders of the repository at DIR, in place")
     p.set_defaults(func=cmd_init)
+
+    p = sub.add_parser("import", help="convert a folder of adr-tools, MADR or Log4brains "
+                       "records into native files", parents=[common])
+    p.add_argument("src", help="the folder of records to convert (left unchanged)")
+    p.add_argument("--project", required=True)
+    p.add_argument("--type", default="adr")
+    p.add_argument("--format", choices=FORMATS, default="auto")
+    p.add_argument("--dry-run", action="store_true", help="print the plan, write nothing")
+    p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("new", help="write the next-numbered record", parents=[common])
     p.add_argument("project")

@@ -5,13 +5,14 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from site_builder import yamlfile
 from site_builder.archive.findings import Finding
 from site_builder.confined import MAX_RECORD_BYTES, Refused, read_regular
+from site_builder.source_formats import FORMAT_KEYS, format_keys, format_status_problems
 
 CONFIG_FILE = "site.yml"
 FIELD_TYPES = ("string", "number", "boolean", "date", "enum", "list")
@@ -24,7 +25,7 @@ BUILT_IN_KEYS = frozenset({
 
 _SITE_KEYS = {
     "title", "description", "url", "base", "content", "output", "edit_url",
-    "statuses", "fields", "review", "sources",
+    "statuses", "fields", "review", "sources", "repo_url",
 }
 _STATUS_KEYS = {"name", "open", "current", "label", "description"}
 _FIELD_KEYS = {"name", "label", "type", "values", "unit", "description", "required"}
@@ -97,7 +98,9 @@ class SourceSpec:
     the remote's HEAD) and `dir` (the folder inside the repository, default its top) apply to
     `repo` only. `name` names the cache folder; `edit_url` is the source's own "edit this
     page" template, `{path}` being the record's path below the source's folder. `line` is
-    where the entry starts in site.yml.
+    where the entry starts in site.yml. `format` (with `project`, `type`, `default_status`
+    and `status_map`, lowercased alias → status) marks a flat folder kept in another tool's
+    format, read in place (SPEC §3.5).
     """
 
     path: str | None = None
@@ -107,6 +110,11 @@ class SourceSpec:
     name: str | None = None
     edit_url: str | None = None
     line: int = 1
+    format: str | None = None
+    project: str | None = None
+    type: str = "adr"
+    default_status: str = "accepted"
+    status_map: tuple[tuple[str, str], ...] = ()
 
     @property
     def label(self) -> str:
@@ -138,6 +146,17 @@ class SiteConfig:
     fields: tuple[FieldDef, ...] = ()
     required_approvals: int | None = None
     sources: tuple[SourceSpec, ...] = field(default=())
+    repo_url: str | None = None
+
+    @property
+    def repository_url(self) -> str | None:
+        """Where links to repository files outside the archive point: `repo_url`, else the
+        part of `edit_url` before `{path}` with `/edit/` read as `/blob/`; None without."""
+        if self.repo_url:
+            return self.repo_url if self.repo_url.endswith("/") else self.repo_url + "/"
+        if self.edit_url and "{path}" in self.edit_url:
+            return self.edit_url.split("{path}", 1)[0].replace("/edit/", "/blob/")
+        return None
 
     @property
     def path(self) -> Path:
@@ -329,9 +348,12 @@ def _parse_sources(raw: Any, checker: _Checker) -> tuple[SourceSpec, ...]:
         if not isinstance(item, dict) or ("path" in item) == ("repo" in item):
             checker.error_at(line, "every source needs exactly one of 'path' or 'repo'")
             continue
-        checker.unknown_keys(item, _SOURCE_KEYS, "a source", "sources", index)
+        checker.unknown_keys(item, _SOURCE_KEYS | FORMAT_KEYS, "a source", "sources", index)
         spec = SourceSpec(**{k: _opt_str(item.get(k)) for k in _SOURCE_KEYS}, line=line)
         problem = _source_problem(spec)
+        if problem is None and "format" in item:
+            keys, problem = format_keys(item)
+            spec = replace(spec, **keys)
         if problem:
             checker.error_at(line, problem)
             continue
@@ -443,5 +465,10 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
         fields=parse_fields(data.get("fields"), checker),
         required_approvals=_required_approvals(data, checker),
         sources=_parse_sources(data.get("sources"), checker),
+        repo_url=_string(data, "repo_url", checker, None),
     )
+    names = {status.name for status in config.statuses}
+    for spec in config.sources:
+        for message in format_status_problems(spec, names):
+            checker.error_at(spec.line, message)
     return config, checker.findings

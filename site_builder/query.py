@@ -88,7 +88,7 @@ def detail(archive: Archive, record: Record, body: bool = True) -> dict[str, Any
         "authors": list(record.authors),
         "deciders": list(record.deciders),
         "related": [record_link(archive, r) for r in record.related],
-        "supersedes": [record_link(archive, r) for r in record.supersedes],
+        "supersedes": [record_link(archive, r) for r in archive.supersedes_of(record)],
         "supersededBy": record_link(archive, successor) if successor else None,
         "currentRecord": record_link(archive, current.id) if current else None,
         "current": archive.is_current(record),

@@ -69,17 +69,22 @@ class LookupFailed(LookupError):
 
 def lookup_keys(project: str, kind: str, number: str, slug: str) -> set[str]:
     """Every lowercased form that names the record `<project>/<kind>/<slug>` numbered
-    `number` (as written, `0002`): id, short ids, padded and unpadded refs, and slug.
+    `number` (as written, `0002`; a stem such as `use-rds` is its own number): id, short ids,
+    padded and unpadded refs, slug, and `<project>/<slug>`.
 
     The one list of a record's names: lookup uses it, and so does `check` for records that
     exist but cannot be read, so a reference to one is never reported twice.
     """
     folder = f"{project}/{kind}/".lower()
     prefix = f"{project}-{kind}-".lower()
-    slug = slug.lower()
-    unpadded = str(int(number))
-    return {folder + slug, folder + number, folder + unpadded, prefix + number,
-            prefix + unpadded, slug}
+    number, slug = number.lower(), slug.lower()
+    # `<project>/<slug>` names a record too (records kept in another tool's format are named
+    # so; remote mode cannot tell those apart, so every record has it).
+    keys = {folder + slug, folder + number, prefix + number, slug, f"{project}/{slug}".lower()}
+    if number.isdigit():
+        unpadded = str(int(number))
+        keys.update((folder + unpadded, prefix + unpadded))
+    return keys
 
 
 def lookup_key(reference: str) -> str:
@@ -132,6 +137,7 @@ class Archive:
                 for key in lookup_keys(record.project, record.type, record.number,
                                        record.slug):
                     self._keys.setdefault(key, []).append(record.id)
+        self._replaces: dict[str, list[str]] = {}
         self.superseded_by: dict[str, str] = self._derive_superseded_by()
 
     @cached_property
@@ -209,9 +215,23 @@ class Archive:
                 replacement = self.resolve(record.superseded_by)
                 if replacement is not None and replacement.id != record.id:
                     newer.setdefault(record.id, []).append(replacement)
+                    # Said on the older side only: the newer record supersedes it too.
+                    self._replaces.setdefault(replacement.id, []).append(record.id)
         # The newest successor wins; records are already newest first.
         return {old: min(candidates, key=lambda r: (-r.date.toordinal(), r.id)).id
                 for old, candidates in newer.items()}
+
+    def supersedes_of(self, record: Record) -> tuple[str, ...]:
+        """What `record` supersedes, declared on either side (SPEC §3.3): its own
+        `supersedes` references as written, then the ids of records that name it in their
+        `supersededBy` and that it does not already list, by id."""
+        derived = self._replaces.get(record.id)
+        if not derived:
+            return record.supersedes
+        listed = {found.id for reference in record.supersedes
+                  if (found := self.resolve(reference)) is not None}
+        extra = sorted({i for i in derived if i not in listed})
+        return (*record.supersedes, *extra)
 
     def chain(self, record: Record) -> list[Record]:
         """The replacements of `record`, from the direct one to the end of the chain."""

@@ -13,7 +13,8 @@ from pathlib import Path
 from site_builder.archive import attachments, template
 from site_builder.archive.archive import Archive, lookup_key, lookup_keys
 from site_builder.archive.findings import Finding
-from site_builder.archive.links import content_root, escapes, is_local, local_path
+from site_builder.archive.formats import is_record_name
+from site_builder.archive.links import escapes, is_local, local_path
 from site_builder.archive.records import FILE_NAME, Record
 from site_builder.confined import Refused, inside, kind_of
 
@@ -85,6 +86,8 @@ def _unreadable(archive: Archive) -> dict[str, Path]:
             continue
         match = FILE_NAME.match(path.name)
         if not match or len(path.parts) < 3:
+            # A record in another tool's format may have any stem; links name it by file.
+            names.setdefault(path.stem.lower(), path)
             continue
         for name in lookup_keys(path.parts[-3], path.parts[-2], match.group(1), path.stem):
             names[name] = path
@@ -134,13 +137,16 @@ def _content_folders(archive: Archive) -> set[Path]:
     """The archive's content folder and every folder a source provides projects from."""
     folders = {archive.config.content_dir}
     folders.update(p.path.parent for p in archive.projects.values() if p.path is not None)
+    folders.update({r.root for r in archive.records if r.root is not None})
     return folders
 
 
 def _links(archive: Archive, record: Record, content: set[Path],
            broken: dict[str, Path]) -> Iterator[Finding]:
     """Relative body links to records that do not exist (errors) or to missing files; a
-    link to a file in `broken` is left to that file's own errors."""
+    link to a file in `broken` is left to that file's own errors. A link to a file outside
+    every records folder is fine with a `repo_url` (the build points it there) and a warning
+    without one."""
     for link in record.links:
         if not is_local(link.target):
             continue
@@ -148,19 +154,24 @@ def _links(archive: Archive, record: Record, content: set[Path],
         if archive.record_at(target) is not None or target in broken.values():
             continue
         line = record.body_line + link.line - 1
-        if target.suffix == ".md" and any(_inside(target, folder) for folder in content):
+        if target.suffix == ".md" and _in_records(target, content):
             why = " (that file is a draft or not a valid record)" if target.is_file() else ""
             yield Finding(record.path, line, "error",
                           f"link to a missing record: {link.target}{why}")
-        elif escapes(target, content_root(record.path)):
+        elif escapes(target, record.content_folder):
             yield Finding(record.path, line, "error", (
                 f"link to {link.target}, a symlink to {os.path.realpath(target)} outside the "
                 "content folder: nothing outside the archive is published"))
         elif not target.exists():
             yield Finding(record.path, line, "warning",
                           f"link to a file that does not exist: {link.target}")
+        elif not _in_records(target, content):
+            if archive.config.repository_url is None:
+                yield Finding(record.path, line, "warning", (
+                    f"link to {link.target}, outside the records folders: it stays as written "
+                    "(set repo_url in site.yml to point it at the repository)"))
         elif target.suffix != ".md" and target.is_file():
-            problem = _attachment_problem(target, content_root(record.path), link.target)
+            problem = _attachment_problem(target, record.content_folder, link.target)
             if problem is not None:
                 yield Finding(record.path, line, *problem)
 
@@ -230,6 +241,15 @@ def _override_problem(entry: str, root: Path) -> str | None:
 
 def _inside(path: Path, folder: Path) -> bool:
     return path.is_relative_to(folder)
+
+
+def _in_records(target: Path, content: set[Path]) -> bool:
+    """True when `target` lies in a records folder and is not a flat folder's own file that
+    is no record (its README.md or index.md: a repository file like any other)."""
+    if not any(_inside(target, folder) for folder in content):
+        return False
+    return not (target.suffix == ".md" and target.parent in content
+                and not is_record_name(target.name) and target.is_file())
 
 
 def _supersede_edges(archive: Archive) -> dict[str, set[str]]:

@@ -158,9 +158,10 @@ def local_path(source: Path, target: str) -> Path:
     return Path(os.path.normpath(source.parent / path))
 
 
-def content_root(record_path: Path) -> Path:
-    """The content folder a record file was loaded from (`<root>/<project>/<type>/<file>`)."""
-    return record_path.parents[2]
+def content_root(record_path: Path, root: Path | None = None) -> Path:
+    """The content folder a record file was loaded from: `root` when the record has one (a
+    flat folder in another tool's format), else `<root>/<project>/<type>/<file>`'s root."""
+    return root if root is not None else record_path.parents[2]
 
 
 def escapes(path: Path, root: Path) -> bool:

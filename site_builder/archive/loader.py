@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from site_builder.archive import scan
+from site_builder.archive import foreign, scan
 from site_builder.archive.archive import Archive, Project
 from site_builder.archive.bulk import paused_gc
 from site_builder.archive.checks import cross_check
@@ -62,6 +62,7 @@ class LoaderCache:
     last: tuple[Any, Archive] | None = None
     contexts: dict[Any, Any] = field(default_factory=dict)
     failed_sources: FailedClones = field(default_factory=dict)
+    foreign: foreign.ForeignCache = field(default_factory=foreign.ForeignCache)
 
 
 def _stamp(stat: os.stat_result) -> tuple[int, int]:
@@ -160,6 +161,10 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
         # The source is in the fingerprint: after `sources update` an unchanged file still
         # has to carry the new commit, so the archive cannot be the previous one.
         fingerprint.append(content.source)
+        if content.foreign is not None:
+            records.extend(_load_foreign(config, content, projects, owners, cache, findings,
+                                         fingerprint))
+            continue
         folders, misplaced = scan.project_folders(content)
         findings.extend(misplaced)
         for project_id, folder in folders:
@@ -183,7 +188,45 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
             for type_name, entries in types:
                 records.extend(_load_folder(config, content, project_id, type_name, entries,
                                             fields, cache, findings, fingerprint))
+    if any(r.root is not None for r in records):
+        records = foreign.link_references(records)
     return projects, records, fingerprint
+
+
+def _load_foreign(config: SiteConfig, content: ContentRoot, projects: dict[str, Project],
+                  owners: dict[str, tuple[ContentRoot, Path]], cache: LoaderCache,
+                  findings: list[Finding], fingerprint: list[Any]) -> list[Record]:
+    """The records of a flat folder in another tool's format (SPEC §3.5).
+
+    Its project may also get records from other such folders of other types; a project
+    that a folder laid out like `content` provides, or a second folder of the same type,
+    is an error at the second source's line in site.yml.
+    """
+    spec = content.foreign
+    assert spec is not None
+    claim = f"{spec.project}/{spec.type}"
+    taken = owners.get(claim) or owners.get(spec.project)
+    if taken is not None and (claim in owners or taken[0].foreign is None):
+        findings.append(_claimed_twice(config, claim if claim in owners else spec.project,
+                                       taken, (content, content.path)))
+        return []
+    owners[claim] = (content, content.path)
+    owners.setdefault(spec.project, (content, content.path))
+    if spec.project in RESERVED_FOLDERS:
+        findings.append(Finding(config.path, content.line, "error", (
+            f"project '{spec.project}' has the name of the site's own {spec.project}/ "
+            "pages; choose another 'project'")))
+    project = projects.setdefault(spec.project, foreign.project_of(config, content))
+    fingerprint.append(project)
+    settled, problems = foreign.read_folder(config, content, project, cache.foreign,
+                                            fingerprint)
+    findings.extend(problems)
+    records = []
+    for item in settled:
+        findings.extend(item.findings)
+        if item.record is not None:
+            records.append(item.record)
+    return records
 
 
 def _claimed_twice(config: SiteConfig, project_id: str, first: tuple[ContentRoot, Path],
@@ -314,7 +357,7 @@ def reload_records(archive: Archive, paths: Iterable[Path],
     for path in paths:
         old = archive.record_at(path)
         parsed = cache.files.get(str(path))
-        if old is None or parsed is None:
+        if old is None or parsed is None or old.root is not None:
             return None
         ctx = RecordContext(project=old.project, type=old.type, file_name=path.name, path=path,
                             rel_path=old.rel_path, fields=archive.fields_for(old),

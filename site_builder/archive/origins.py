@@ -44,14 +44,33 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
+class Foreign:
+    """How to read a flat folder kept in another tool's format (SPEC §3.5).
+
+    `format` is nygard, madr, log4brains or auto; every record of the folder belongs to
+    `project` and `type`; `default_status` is given to records that state none, and
+    `status_map` maps statuses as written (lowercased) to status names.
+    """
+
+    format: str
+    project: str
+    type: str = "adr"
+    default_status: str = "accepted"
+    status_map: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ContentRoot:
     """A folder laid out like `content`: the archive's own, or one provided by a source.
 
     `label` names it in messages (`content`, `source ../platform/decisions`); `line` is where
     site.yml declares it, which is where a problem with the root as a whole is reported.
+    `foreign`, when set, makes the root one flat folder of records in another tool's format
+    rather than a folder laid out like `content`.
     """
 
     path: Path
     label: str
     source: Source | None = None
     line: int = 1
+    foreign: Foreign | None = None

@@ -50,12 +50,23 @@ def site_path(value: Any, what: str) -> str:
     return value
 
 
-def record_id(value: Any) -> tuple[str, str, str, str]:
-    """(project, type, slug, number) of a published record id. Raises PublishedError."""
+def record_id(value: Any, ref: Any = None) -> tuple[str, str, str, str]:
+    """(project, type, slug, number) of a published record id, the number taken from `ref`
+    when it has one (a record read from another tool's format may have a stem for number).
+    Raises PublishedError."""
     path = site_path(value, "record id")
     parts = path.split("/")
-    match = FILE_NAME.match(parts[-1] + ".md") if len(parts) == 3 else None
-    if ":" in parts[0] or not match:
+    if len(parts) != 3 or ":" in parts[0]:
+        raise PublishedError(f"record id {shape.shown(value)} is not <project>/<type>/<slug>")
+    prefix = f"{parts[0]}-{parts[1]}-".upper()
+    if isinstance(ref, str) and ref.upper().startswith(prefix) and len(ref) > len(prefix):
+        number = ref[len(prefix):]
+        if number.isdigit() and len(number) > _MAX_DIGITS:
+            raise PublishedError(f"record ref {shape.shown(ref)} has a number of more than "
+                                 f"{_MAX_DIGITS} digits")
+        return parts[0], parts[1], parts[2], number if number.isdigit() else parts[2]
+    match = FILE_NAME.match(parts[-1] + ".md")
+    if not match:
         raise PublishedError(f"record id {shape.shown(value)} is not <project>/<type>/NNNN-slug")
     if len(match.group(1)) > _MAX_DIGITS:
         raise PublishedError(f"record id {shape.shown(value)} has a number of more than "
@@ -139,7 +150,7 @@ def _source(value: Any, where: str) -> Source | None:
 def _record(data: Any, where: str, statuses: frozenset[str] | None) -> Record:
     if not isinstance(data, dict):
         raise shape.wrong(where, "an object", data)
-    project, kind, slug, number = record_id(data.get("id"))
+    project, kind, slug, number = record_id(data.get("id"), data.get("ref"))
     where = f"{where} ({data['id']})"
     md = site_path(data["md"], f"{where}.md") if data.get("md") else f"{data['id']}.md"
     if not md.endswith(".md"):

@@ -37,6 +37,11 @@ class Record:
     `superseded_by`) are kept as written and resolved by the Archive. `key_lines` places each
     front-matter key path (`title`, `review.every`, `supersedes.1`) within the front matter,
     whose first line is the file's line 2; `line_of` gives file lines.
+
+    A record read from a folder in another tool's format (SPEC §3.5) has `root`, that flat
+    folder, and `format`, the reader that read it; its slug is the file stem, and `number` is
+    the stem itself when the stem gives no number of its own in the folder (so the ref and
+    the short id are derived from the stem).
     """
 
     project: str
@@ -65,6 +70,8 @@ class Record:
     body_line: int = 1
     source: Source | None = None
     key_lines: tuple[tuple[str, int], ...] = ()
+    root: Path | None = None
+    format: str | None = None
     # Derived from project, type and slug in __post_init__: every lookup, sort and query
     # reads it, and an f-string per read is measurable on 10,000 records.
     id: str = field(init=False, repr=False, compare=False)
@@ -93,8 +100,17 @@ class Record:
 
     @property
     def source_path(self) -> str:
-        """The file's path below its content folder (`<project>/<type>/<slug>.md`)."""
+        """The file's path below its content folder (`<project>/<type>/<slug>.md`), or below
+        its flat folder (`<stem>.md`) for a record in another tool's format."""
+        if self.root is not None:
+            return f"{self.slug}.md"
         return f"{self.project}/{self.type}/{self.slug}.md"
+
+    @property
+    def content_folder(self) -> Path:
+        """The folder the record was loaded from: its content root
+        (`<root>/<project>/<type>/<file>`) or its flat folder in another tool's format."""
+        return self.root if self.root is not None else self.path.parents[2]
 
     def edit_url(self, site_edit_url: str | None) -> str | None:
         """The "edit this page" address, or None when there is none to give.

@@ -9,13 +9,14 @@ inside it, so the usual archive pays nothing for the check.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from site_builder.archive.findings import Finding
 from site_builder.archive.origins import ContentRoot
 from site_builder.confined import inside
 
-__all__ = ["list_folder", "misplaced", "project_folders", "record_files"]
+__all__ = ["flat_record_files", "list_folder", "misplaced", "project_folders", "record_files"]
 
 
 def _escapes(entry: os.DirEntry[str], root: Path) -> Finding | None:
@@ -110,6 +111,27 @@ def record_files(folder: Path, root: Path,
         elif entry.name.endswith(".md"):
             findings.append(misplaced(Path(entry.path)))
     return types, findings
+
+
+def flat_record_files(root: Path, is_record: Callable[[str], bool],
+                      ) -> tuple[list[os.DirEntry[str]], list[Finding]]:
+    """The record files directly in a flat folder kept in another tool's format (SPEC §3.5),
+    `is_record` saying which names are records; symlinks leading out of it are errors."""
+    if not root.exists():
+        return [], [Finding(root, 1, "error", f"folder {root} does not exist")]
+    entries, problem = list_folder(root)
+    if problem is not None:
+        return [], [problem]
+    files, findings = [], []
+    for entry in entries:
+        if not is_record(entry.name):
+            continue
+        escape = _escapes(entry, root)
+        if escape is not None:
+            findings.append(escape)
+        elif not _is_dir(entry):
+            files.append(entry)
+    return files, findings
 
 
 def _markdown_below(folder: str) -> list[str]:

@@ -25,12 +25,11 @@ from site_builder.build import diagrams, headings, inline_triggers
 from site_builder.build import links as links_module
 from site_builder.build import markdown as markdown_module
 from site_builder.build.body_cache import BodyCache
-from site_builder.build.links import Origin, SourceLinks
+from site_builder.build.links import Origin, SourceLinks, Table
 from site_builder.build.markdown import BodyRenderer, RenderedBody
 from site_builder.build.parallel import Results, process_map
 from site_builder.build.theme import builtin_folder
 from site_builder.build.urls import Urls
-from site_builder.site_paths import pages_by_source
 
 CACHE_FORMAT = "1"
 _RENDERER_PACKAGES = ("markdown", "pygments", "pymdown-extensions", "nh3")
@@ -160,8 +159,8 @@ Job = tuple[str, str, str, str]
 class _Worker:
     """Renders jobs with one renderer."""
 
-    def __init__(self, pages: dict[str, str]) -> None:
-        self.renderer = BodyRenderer(SourceLinks(pages))
+    def __init__(self, table: Table) -> None:
+        self.renderer = BodyRenderer(SourceLinks(*table))
 
     def __call__(self, job: Job) -> tuple[str, RenderedBody]:
         record_id, page, path, body = job
@@ -172,9 +171,9 @@ class _Worker:
 _worker: _Worker | None = None
 
 
-def _start(pages: dict[str, str]) -> None:
+def _start(table: Table) -> None:
     global _worker
-    _worker = _Worker(pages)
+    _worker = _Worker(table)
 
 
 def _render(job: Job) -> tuple[str, RenderedBody]:
@@ -201,8 +200,7 @@ def render_bodies(archive: Archive, cache: BodyCache | None,
         keys[record.id] = key
         if cache is None or not cache.has(key):
             todo.append((record.id, Urls.record_page(record), str(record.path), body))
-    pages = pages_by_source(archive.records)
-    results = process_map(_render, todo, jobs, initializer=_start, initargs=(pages,))
+    results = process_map(_render, todo, jobs, initializer=_start, initargs=(links.table,))
     bodies = RenderedBodies(keys, cache, {}, (job[0] for job in todo), results)
     return bodies, BodyStats(rendered=len(todo), cached=len(keys) - len(todo))
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 from xml.etree.ElementTree import Element
 
 from markdown import Extension, Markdown
@@ -38,11 +39,13 @@ from site_builder.site_paths import pages_by_source
 @dataclass(frozen=True, slots=True)
 class Resolved:
     """Where a link in a body points in the output: `path` (relative to the site root), the
-    `?query#fragment` to keep, and whether `path` is an asset the build must copy."""
+    `?query#fragment` to keep, and whether `path` is an asset the build must copy; `external`
+    when `path` is an address of its own (a repository file under `repo_url`)."""
 
     path: str
     suffix: str = ""
     asset: bool = False
+    external: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,22 +91,69 @@ def safe_url(value: str) -> bool:
 
 
 def content_root(record: Record) -> Path:
-    """The content folder a record was loaded from (`<root>/<project>/<type>/<file>`)."""
-    return _content_root(record.path)
+    """The folder a record was loaded from: its content root, or its flat folder in
+    another tool's format."""
+    return record.content_folder
+
+
+def asset_source(record: Record, rel: str) -> Path:
+    """The file a body's asset published at `rel` (relative to the site root) is copied from.
+
+    Files beside records in another tool's format are published below the records' own
+    `<project>/<type>/` folder, where their `.md` copies' relative links find them.
+    """
+    if record.root is not None:
+        return record.root / rel.removeprefix(f"{record.project}/{record.type}/")
+    return record.content_folder / rel
+
+
+# What resolving links needs beyond the pages: the flat folders of records in another tool's
+# format (source path → (folder, `<project>/<type>/`)), and for links out of the archive the
+# repository's address, its root and the records folders (SPEC §3.5 "Links").
+Table = tuple[dict[str, str], dict[str, tuple[str, str]], tuple[str, str, tuple[str, ...]] | None]
 
 
 class SourceLinks:
     """Resolves links written in bodies (a LinkResolver), knowing only where each record's
     source file is and where its page goes."""
 
-    def __init__(self, pages: dict[str, str]) -> None:
-        """`pages` maps each record's source path (as a string) to its page path."""
+    def __init__(self, pages: dict[str, str], flat: dict[str, tuple[str, str]] | None = None,
+                 repository: tuple[str, str, tuple[str, ...]] | None = None) -> None:
+        """`pages` maps each record's source path (as a string) to its page path; `flat` and
+        `repository` are as in `Table`."""
         self._pages = pages
+        self._flat = flat or {}
+        self._repository = repository
         self._files: dict[Path, str | None] = {}
 
     @classmethod
     def of(cls, archive: Archive) -> SourceLinks:
-        return cls(pages_by_source(archive.records))
+        return cls(*table(archive))
+
+    @property
+    def table(self) -> Table:
+        """What this resolver was made from, to make the same one in a worker process."""
+        return self._pages, self._flat, self._repository
+
+    def _published(self, origin: Origin, path: Path) -> str | None:
+        flat = self._flat.get(str(origin.path))
+        if flat is None:
+            return attachment(path, origin.content_root)
+        rel = attachment(path, Path(flat[0]))
+        return None if rel is None else flat[1] + rel
+
+    def _outside(self, path: Path) -> str | None:
+        """The `repo_url` address of an existing file outside every records folder."""
+        if self._repository is None:
+            return None
+        url, root, folders = self._repository
+        flat_folders = {folder for folder, _ in self._flat.values()}
+        if any(path.is_relative_to(folder) for folder in folders) and not (
+                path.suffix == ".md" and str(path.parent) in flat_folders):
+            return None  # a records folder's own file: a record, or published beside them
+        if not path.is_relative_to(root) or not path.exists():
+            return None
+        return url + quote(path.relative_to(root).as_posix())
 
     def __call__(self, origin: Origin, target: str) -> Resolved | None:
         """Where `target`, written in the body from `origin`, points in the output; None when
@@ -116,10 +166,13 @@ class SourceLinks:
         if page is not None:
             return Resolved(page, suffix)
         if path not in self._files:
-            found = attachment(path, origin.content_root)
+            found = self._published(origin, path)
             self._files[path] = found if found and _publishable(found) else None
         published = self._files[path]
-        return None if published is None else Resolved(published, suffix, asset=True)
+        if published is None:
+            address = self._outside(path)
+            return None if address is None else Resolved(address, suffix, external=True)
+        return Resolved(published, suffix, asset=True)
 
     def signature(self, record: Record, body: str) -> tuple[tuple[str, str], ...]:
         """How every local link of `record` resolves: part of its render-cache key, so a body
@@ -142,6 +195,20 @@ def _publishable(rel: str) -> bool:
     return attachments.kind(rel) in ("safe", "svg")
 
 
+def table(archive: Archive) -> Table:
+    """The pages, flat folders and repository of `archive`, as `SourceLinks` takes them."""
+    pages = pages_by_source(archive.records)
+    flat = {str(r.path): (str(r.root), f"{r.project}/{r.type}/")
+            for r in archive.records if r.root is not None}
+    url = archive.config.repository_url
+    repository = None
+    if url is not None:
+        folders = {str(archive.config.content_dir)} | {
+            str(r.content_folder) for r in archive.records if r.root is not None}
+        repository = (url, str(archive.config.root), tuple(sorted(folders)))
+    return pages, flat, repository
+
+
 # ---- the Python-Markdown extension --------------------------------------------------------
 
 class _Document:
@@ -159,6 +226,8 @@ def _rewrite(resolve: LinkResolver, state: _Document, value: str) -> str | None:
     resolved = resolve(state.origin, value)
     if resolved is None:
         return None
+    if resolved.external:
+        return resolved.path + resolved.suffix
     if resolved.asset:
         state.assets[resolved.path] = None
     return Urls.relative(state.origin.page, resolved.path) + resolved.suffix

@@ -23,7 +23,7 @@ from site_builder.build import pages
 from site_builder.build.artifacts import write_artifacts
 from site_builder.build.bodies import RenderedBodies, environment_key, render_bodies
 from site_builder.build.body_cache import BodyCache
-from site_builder.build.links import content_root
+from site_builder.build.links import asset_source
 from site_builder.build.output import Output
 from site_builder.build.stamp import (
     Stamp,
@@ -275,11 +275,11 @@ def _copy_assets(archive: Archive, bodies: RenderedBodies, out: SiteWriter) -> N
         for rel in assets:
             if out.exists(rel):  # a generated file of the same name wins
                 continue
-            source = content_root(record) / rel
+            source = asset_source(record, rel)
             if attachments.kind(rel) == "safe":
                 out.copy(rel, source)
                 continue
             try:
-                out.write(rel, attachments.published_bytes(source, content_root(record)))
+                out.write(rel, attachments.published_bytes(source, record.content_folder))
             except (Refused, attachments.SvgRefused):
                 continue  # `check` reports it at the linking line; nothing is published

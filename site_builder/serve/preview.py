@@ -35,7 +35,7 @@ from site_builder.archive.loader import LoaderCache, load_archive, reload_record
 from site_builder.build import pages, search
 from site_builder.build.artifacts import write_artifacts
 from site_builder.build.bodies import RenderedBodies, update_bodies
-from site_builder.build.links import content_root
+from site_builder.build.links import asset_source
 from site_builder.build.site import write_site
 from site_builder.build.urls import Urls
 from site_builder.config import load_config
@@ -199,7 +199,7 @@ class Preview:
             for rel in bodies[record.id].assets:
                 if self.store.get(rel) is None:
                     try:  # an SVG as its cleaned copy, as the build publishes it
-                        data = published_bytes(content_root(record) / rel, content_root(record))
+                        data = published_bytes(asset_source(record, rel), record.content_folder)
                     except (Refused, SvgRefused):
                         continue
                     self.store.put(rel, data)

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from site_builder.archive.findings import Finding
-from site_builder.archive.origins import ContentRoot, Source
+from site_builder.archive.origins import ContentRoot, Foreign, Source
 from site_builder.config import SiteConfig, SourceSpec, without_credentials
 from site_builder.sources import checkouts, git
 
@@ -44,6 +44,8 @@ def content_roots(config: SiteConfig, failed: FailedClones | None = None,
     restart or `sources update` tries again).
     """
     roots = [ContentRoot(config.content_dir, config.content)]
+    if config.sources and not config.content_dir.exists():
+        roots = []  # `content` may be absent when sources provide the records (SPEC §3.1)
     findings: list[Finding] = []
     for spec in config.sources:
         if spec.repo is not None:
@@ -86,7 +88,7 @@ def _path_root(config: SiteConfig, spec: SourceSpec) -> tuple[ContentRoot | None
             f"({'the root folder' if tree == os.sep else tree}), not of an archive; "
             "sources must be archive folders"))
     source = Source(location=spec.path or "", edit_url=spec.edit_url)
-    return ContentRoot(folder, describe(spec), source, spec.line), None
+    return ContentRoot(folder, describe(spec), source, spec.line, foreign_of(spec)), None
 
 
 def _repo_root(config: SiteConfig, spec: SourceSpec,
@@ -107,4 +109,11 @@ def _repo_root(config: SiteConfig, spec: SourceSpec,
             f"at commit {checkout.commit[:12]}"))
     source = Source(location=without_credentials(checkout.repo), ref=spec.ref,
                     commit=checkout.commit, edit_url=spec.edit_url)
-    return ContentRoot(folder, describe(spec), source, spec.line), None
+    return ContentRoot(folder, describe(spec), source, spec.line, foreign_of(spec)), None
+
+
+def foreign_of(spec: SourceSpec) -> Foreign | None:
+    """How to read a `format` source's folder, or None for a folder laid out like `content`."""
+    if spec.format is None or spec.project is None:
+        return None
+    return Foreign(spec.format, spec.project, spec.type, spec.default_status, spec.status_map)

@@ -1,0 +1,83 @@
+"""`format` sources in site.yml (SPEC §3.1): their keys, and the folder's confinement."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from site_builder.archive.loader import load_archive
+from site_builder.config import load_config
+
+RECORD = "# 1. Use Go\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n"
+
+
+def archive_with(tmp_path: Path, source: str) -> Path:
+    (tmp_path / "doc" / "adr").mkdir(parents=True)
+    (tmp_path / "doc/adr/0001-use-go.md").write_text(RECORD)
+    (tmp_path / "site.yml").write_text(f"title: T\nsources:\n  - path: doc/adr\n{source}")
+    return tmp_path
+
+
+def test_a_format_source_is_read(tmp_path: Path) -> None:
+    root = archive_with(tmp_path, "    format: nygard\n    project: tools\n    type: decision\n")
+    config, findings = load_config(root)
+    assert findings == []
+    [spec] = config.sources
+    assert (spec.format, spec.project, spec.type, spec.default_status) == (
+        "nygard", "tools", "decision", "accepted")
+    assert [r.id for r in load_archive(root).records] == ["tools/decision/0001-use-go"]
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    ("    format: adr-tools\n    project: tools\n", "'format' must be one of nygard, madr"),
+    ("    format: nygard\n", "needs 'project'"),
+    ("    format: nygard\n    project: tools\n    default_status: done\n",
+     "'done' is not a status"),
+    ("    format: nygard\n    project: tools\n    status_map: {wip: ongoing}\n",
+     "'ongoing' is not a status"),
+])
+def test_bad_format_sources_are_errors_at_their_line(tmp_path: Path, source: str,
+                                                     message: str) -> None:
+    root = archive_with(tmp_path, source)
+    _, findings = load_config(root)
+    assert [(f.line, f.level) for f in findings] == [(3, "error")]
+    assert message in findings[0].message
+
+
+def test_repo_url_is_derived_from_edit_url(tmp_path: Path) -> None:
+    root = archive_with(tmp_path, "    format: nygard\n    project: tools\n")
+    config, _ = load_config(root)
+    assert config.repository_url is None
+    text = (root / "site.yml").read_text()
+    (root / "site.yml").write_text(
+        text + "edit_url: https://github.com/a/b/edit/main/{path}\n")
+    assert load_config(root)[0].repository_url == "https://github.com/a/b/blob/main/"
+    (root / "site.yml").write_text(text + "repo_url: https://git.example/a/b/src\n")
+    assert load_config(root)[0].repository_url == "https://git.example/a/b/src/"
+
+
+def test_a_symlink_out_of_the_folder_is_refused_and_the_rest_is_read(tmp_path: Path) -> None:
+    root = archive_with(tmp_path / "repo", "    format: nygard\n    project: tools\n")
+    secret = tmp_path / "secret.md"
+    secret.write_text(RECORD)
+    os.symlink(secret, root / "doc/adr/0002-secret.md")
+    os.mkfifo(root / "doc/adr/0003-fifo.md")
+    archive = load_archive(root)
+    assert [r.slug for r in archive.records] == ["0001-use-go"]
+    assert sorted((Path(f.path).name, f.level) for f in archive.findings) == [
+        ("0002-secret.md", "error"), ("0003-fifo.md", "error")]
+    assert "outside the content folder" in next(
+        f.message for f in archive.findings if f.path.name == "0002-secret.md")
+
+
+def test_non_record_files_of_the_folder_are_not_read(tmp_path: Path) -> None:
+    root = archive_with(tmp_path, "    format: auto\n    project: tools\n")
+    for name in ("README.md", "index.md", "template.md", "adr-template.md", "_draft.md",
+                 "adr-template-minimal.md", "Template-bare.md",
+                 ".hidden.md"):
+        (root / "doc/adr" / name).write_text("no record here\n")
+    archive = load_archive(root)
+    assert [r.slug for r in archive.records] == ["0001-use-go"]
+    assert archive.findings == ()
