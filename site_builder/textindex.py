@@ -130,8 +130,10 @@ def ref_key(text: str) -> str | None:
 
 
 def record_key(record: Record) -> str:
-    """`ref_key` of the record's own ref."""
-    return f"#{record.project}/{record.type}/{int(record.number)}".casefold()
+    """`ref_key` of the record's own ref (a record kept in another tool's format may have its
+    stem for a number: `use-tailwind`)."""
+    number = str(int(record.number)) if record.number.isdigit() else record.number
+    return f"#{record.project}/{record.type}/{number}".casefold()
 
 
 def extends(word: str, term: str) -> bool:

@@ -109,7 +109,7 @@ MALFORMED: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("record a string, no site", top(records=["x"], site=None),
      "records[0] must be an object, not 'x'"),
     ("id a number", record(id=42), "record id must be a non-empty string, not 42"),
-    ("id of two parts", record(id="build/0001-x"), "is not <project>/<type>/NNNN-slug"),
+    ("id of two parts", record(id="build/0001-x"), "is not <project>/<type>/<slug>"),
     ("title a list", record(title=["t"]), "has no title"),
     ("title a lone surrogate", record(title="\ud800"), ".title is not valid Unicode"),
     ("status a number", record(status=3), "has no status"),
