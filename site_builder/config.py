@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Set
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from site_builder import yamlfile
 from site_builder.archive.findings import Finding
+from site_builder.config_keys import FIELD, REVIEW, SITE, SOURCE, STATUS
 
 CONFIG_FILE = "site.yml"
 FIELD_TYPES = ("string", "number", "boolean", "date", "enum", "list")
@@ -20,13 +22,11 @@ BUILT_IN_KEYS = frozenset({
     "supersedes", "supersededBy", "draft", "review", "reviewers", "approvals", "affects",
 })
 
-_SITE_KEYS = {
-    "title", "description", "url", "base", "content", "output", "edit_url",
-    "statuses", "fields", "review", "sources",
-}
-_STATUS_KEYS = {"name", "open", "current", "label", "description"}
-_FIELD_KEYS = {"name", "label", "type", "values", "unit", "description", "required"}
-_SOURCE_KEYS = {"path", "repo", "ref", "dir", "name", "edit_url"}
+# The accepted keys come from the one declaration (config_keys.py) the reference is made of.
+_SITE_KEYS = SITE.names
+_STATUS_KEYS = STATUS.names
+_FIELD_KEYS = FIELD.names
+_SOURCE_KEYS = SOURCE.names
 _SOURCE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -131,6 +131,7 @@ class SiteConfig:
     base: str = "/"
     content: str = "content"
     output: str = "_site"
+    static: str = "static"
     edit_url: str | None = None
     statuses: tuple[Status, ...] = DEFAULT_STATUSES
     fields: tuple[FieldDef, ...] = ()
@@ -149,6 +150,11 @@ class SiteConfig:
     @property
     def output_dir(self) -> Path:
         return self.root / self.output
+
+    @property
+    def static_dir(self) -> Path:
+        """The folder whose files are copied to the output root as they are."""
+        return self.root / self.static
 
     @property
     def cache_dir(self) -> Path:
@@ -186,7 +192,7 @@ class _Checker:
     def error_at(self, line: int, message: str) -> None:
         self.findings.append(Finding(self.path, line, "error", message))
 
-    def unknown_keys(self, mapping: dict[Any, Any], known: set[str], where: str,
+    def unknown_keys(self, mapping: dict[Any, Any], known: Set[str], where: str,
                      *path: str | int) -> None:
         """An error for each key of `mapping` (found at `path`) that is not in `known`."""
         for name in mapping:
@@ -260,7 +266,7 @@ def parse_fields(raw: Any, checker: _Checker, inherited: tuple[FieldDef, ...] = 
     for index, item in _named_items(raw, "fields", checker):
         name = item["name"]
         checker.unknown_keys(item, _FIELD_KEYS, f"field '{name}'", "fields", index)
-        kind = item.get("type", "string")
+        kind = item.get("type", FIELD.default("type"))
         if kind not in FIELD_TYPES:
             checker.error(f"field '{name}' has unknown type {kind!r} "
                           f"(one of {', '.join(FIELD_TYPES)})", "fields", index, "type")
@@ -364,7 +370,7 @@ def _required_approvals(data: dict[str, Any], checker: _Checker) -> int | None:
     if not isinstance(review, dict):
         checker.error("'review' must be a mapping such as {required_approvals: 2}", "review")
         return None
-    checker.unknown_keys(review, {"required_approvals"}, "'review'", "review")
+    checker.unknown_keys(review, REVIEW.names, "'review'", "review")
     approvals = review.get("required_approvals")
     if approvals is not None and (isinstance(approvals, bool) or not isinstance(approvals, int)
                                   or approvals < 0):
@@ -376,7 +382,7 @@ def _required_approvals(data: dict[str, Any], checker: _Checker) -> int | None:
 
 def _base(data: dict[str, Any], checker: _Checker) -> str:
     """`base` as `/` or `/sub/path/`, however it was written."""
-    base = (_string(data, "base", checker, "/") or "/").strip("/")
+    base = (_string(data, "base", checker, SITE.default("base")) or "/").strip("/")
     return f"/{base}/" if base else "/"
 
 
@@ -406,15 +412,19 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
     checker.unknown_keys(data, _SITE_KEYS, CONFIG_FILE)
     if data.get("title") in (None, ""):
         checker.error("'title' is required in site.yml", "title")
+    def text(key: str) -> str:
+        return _string(data, key, checker, SITE.default(key)) or SITE.default(key)
+
     config = SiteConfig(
         root=root,
         title=_string(data, "title", checker, None) or root.name,
-        description=_string(data, "description", checker, "") or "",
+        description=text("description"),
         url=_url(data, checker),
         base=_base(data, checker),
-        content=_string(data, "content", checker, "content") or "content",
-        output=_string(data, "output", checker, "_site") or "_site",
-        edit_url=_string(data, "edit_url", checker, None),
+        content=text("content"),
+        output=text("output"),
+        static=text("static"),
+        edit_url=_string(data, "edit_url", checker, SITE.default("edit_url")),
         statuses=_parse_statuses(data.get("statuses"), checker),
         fields=parse_fields(data.get("fields"), checker),
         required_approvals=_required_approvals(data, checker),

@@ -24,6 +24,7 @@ from site_builder.archive.findings import Finding
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.records import FILE_NAME, Record, RecordContext, parse_record
 from site_builder.config import SiteConfig, load_config, parse_fields, read_yaml_mapping
+from site_builder.config_keys import PROJECT
 from site_builder.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
 from site_builder.sources.resolve import FailedClones
 from site_builder.sources.resolve import content_roots as resolve_content_roots
@@ -34,7 +35,7 @@ PROJECT_FILE = "_project.yml"
 # Top-level folders of the built site that are not projects (build/urls.py lays out the tag
 # and timeline pages and the theme assets there): a project of the same name would collide.
 SITE_FOLDERS = frozenset({"assets", "tags", "timeline"})
-_PROJECT_KEYS = {"name", "description", "owners", "order", "fields"}
+_PROJECT_KEYS = PROJECT.names
 
 
 @dataclass(slots=True)
@@ -97,7 +98,7 @@ def _load_project(path: Path, folder: Path, config: SiteConfig,
     if order is not None and (isinstance(order, bool) or not isinstance(order, int)):
         checker.error("'order' must be a whole number", "order")
         order = None
-    description = data.get("description") or ""
+    description = data.get("description") or PROJECT.default("description")
     if not isinstance(description, str):
         checker.error("'description' must be a string", "description")
         description = ""
