@@ -23,6 +23,7 @@ from site_builder.archive.checks import cross_check
 from site_builder.archive.findings import Finding
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.records import FILE_NAME, Record, RecordContext, parse_record
+from site_builder.archive.static import static_clashes
 from site_builder.config import SiteConfig, load_config, parse_fields, read_yaml_mapping
 from site_builder.config_keys import PROJECT
 from site_builder.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
@@ -141,6 +142,7 @@ def load_archive(
         projects, records, fingerprint = _read_roots(config, roots, cache, findings)
         if not records and not any(f.level == "error" for f in findings):
             findings.append(Finding(config.path, 1, "error", "the archive has no records"))
+        findings.extend(static_clashes(config, projects, {r.id for r in records}))
         key = (tuple(fingerprint), tuple(findings))
         seen = {item[0] for item in fingerprint if isinstance(item, tuple)}
         for stale in [path for path in cache.files if path not in seen]:

@@ -18,6 +18,7 @@ from typing import Protocol
 from site_builder.archive.archive import Archive
 from site_builder.archive.findings import Finding, has_errors
 from site_builder.archive.loader import LoaderCache, load_archive
+from site_builder.archive.static import static_files
 from site_builder.build import pages
 from site_builder.build.artifacts import SITEMAP, write_artifacts
 from site_builder.build.bodies import RenderedBodies, environment_key, render_bodies
@@ -228,6 +229,10 @@ def _write_site(archive: Archive, bodies: RenderedBodies, out: SiteWriter, repor
     clock.lap("pages")
     html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
     write_artifacts(archive, urls, write, html_pages, only=(SITEMAP,))
+    # After the sitemap (a verification page is no page of the site), before the files
+    # bodies link to (a static file of the same name is the one the author meant).
+    for rel, source in static_files(archive.config):
+        out.copy(rel, source)
     _copy_assets(archive, bodies, out)
     clock.lap("assets")
     return page_count
