@@ -49,9 +49,11 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Urls,
                  write: Callable[[str, str | bytes], None],
-                 only: Container[str] | None = None) -> int:
+                 only: Container[str] | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> int:
     """Write every HTML page (home, projects, records, tags, timeline, search, 404) and the
     theme files through `write(rel_path, data)`; return the number of pages written.
+    `progress(done, total)` hears of each page written.
 
     With `only` (site paths), write just those pages, theme files and search-index files, at
     a cost in proportion to them: `serve` re-renders what an edit touched this way. A path in
@@ -68,11 +70,15 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
         for path, data in SearchIndex(archive).files():
             if wanted(path):
                 write(path, data)
+    # Counting the plan costs no rendering: every path is known up front.
+    total = sum(1 for path, _ in site.planned() if wanted(path)) if progress else 0
     count = 0
     for path, render in site.planned():
         if wanted(path):
             write(path, render())
             count += 1
+            if progress:
+                progress(count, total)
     return count
 
 

@@ -113,7 +113,7 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     """
     clock = _Clock()
     report = progress or (lambda stage, done, total: None)
-    report("loading", 0, 0)
+    report("loading records", 0, 0)
     config, problems = load_config(root)
     inputs = None
     if config is not None and not has_errors(problems):
@@ -210,23 +210,21 @@ def _write_site(archive: Archive, bodies: RenderedBodies, out: SiteWriter, repor
     workers render. The sitemap needs the list of pages, so it comes last.
     """
     urls = Urls(archive.config)
-    written = 0
 
     def write(rel: str, data: str | bytes | Iterable[bytes]) -> None:
-        nonlocal written
         out.write(rel, data)
-        written += 1
-        if written % 256 == 0:
-            report("writing", written, 0)
 
     try:
         write_artifacts(archive, urls, write, only=_ALL_BUT_SITEMAP)
         clock.lap("artifacts")
-        page_count = pages.render_pages(archive, bodies, urls, write)
+        page_count = pages.render_pages(
+            archive, bodies, urls, write,
+            progress=lambda done, total: report("writing pages", done, total))
         bodies.wait()
     finally:
         bodies.close()  # stops the workers on an error; commits the cache either way
     clock.lap("pages")
+    report("finishing", 0, 0)
     html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
     write_artifacts(archive, urls, write, html_pages, only=(SITEMAP,))
     # After the sitemap (a verification page is no page of the site), before the files

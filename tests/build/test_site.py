@@ -261,7 +261,8 @@ def test_the_output_may_not_hold_the_sources(site_root: Path) -> None:
 def test_a_progress_callback_hears_the_stages(site_root: Path) -> None:
     heard: list[str] = []
     build_site(site_root, jobs=1, progress=lambda stage, done, total: heard.append(stage))
-    assert heard[0] == "loading"
+    assert heard[0] == "loading records"
+    assert {"writing pages", "finishing"} <= set(heard)
 
 
 def test_an_edit_in_a_path_source_builds_again(example_root: Path) -> None:
