@@ -5,7 +5,7 @@ terminal that becomes one line redrawn in place: the phase's number and name, a 
 its total and a bar, erased when the build ends so the summary stands alone. Anywhere else (a
 CI log, a pipe) control characters would be litter, so the same news comes as plain lines:
 one when a phase starts, and a counter line at most every `PLAIN_EVERY` seconds. Builds
-shorter than `delay` (a second, or `SITE_BUILDER_PROGRESS_AFTER`) show nothing at all.
+shorter than the delay (a second on a terminal, five in a log) show nothing at all.
 """
 
 from __future__ import annotations
@@ -21,11 +21,14 @@ PLAIN_EVERY = 10.0  # seconds between two counter lines in a log
 BAR = 20  # characters
 
 
-def _default_delay() -> float:
+def _default_delay(terminal: bool) -> float:
+    """Seconds before progress shows: 1 on a terminal, 5 in a log (where a line cannot be
+    taken back), or `SITE_BUILDER_PROGRESS_AFTER` for both."""
+    default = 1.0 if terminal else 5.0
     try:
-        return max(0.0, float(os.environ.get("SITE_BUILDER_PROGRESS_AFTER", "1")))
+        return max(0.0, float(os.environ.get("SITE_BUILDER_PROGRESS_AFTER", default)))
     except ValueError:
-        return 1.0
+        return default
 
 
 class ProgressLine:
@@ -35,7 +38,7 @@ class ProgressLine:
         self.stream = stream
         self.terminal = stream.isatty()
         self.started = time.monotonic()
-        self.delay = _default_delay() if delay is None else delay
+        self.delay = _default_delay(self.terminal) if delay is None else delay
         self.shown = False
         self._stage = ""
         self._last = 0.0

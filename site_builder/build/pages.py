@@ -264,6 +264,7 @@ class SitePages:
         listed_row = partial(self._listed.html, link)
         html = self.theme.template(template).render(
             here=here, section=section, canonical=canonical, nav=nav, link=link,
+            single_project=len(self.archive.projects) == 1,
             listed_row=listed_row, **context)
         return here, html
 
@@ -298,20 +299,30 @@ class SitePages:
             "open": sum(1 for r in self.rows.values() if r.status.kind == "open"),
         }
         recent = [self.rows[r.id] for r in records[:RECENT]]
+        if len(projects) == 1:
+            # One project: a grid with a single card is a click in the way; the home page
+            # lists the project's records, as its own page does.
+            return self._render("home.html", Urls.HOME_PAGE, "home", projects=projects,
+                                totals=totals, recent=recent, listing=True,
+                                **self._project_listing(projects[0]["project"].id))
         return self._render("home.html", Urls.HOME_PAGE, "home", projects=projects,
                             totals=totals, recent=recent)
 
-    def project(self, project_id: str) -> tuple[str, str]:
-        project = self.archive.projects[project_id]
+    def _project_listing(self, project_id: str) -> dict[str, Any]:
+        """A project's records grouped by type, with their counts and filters."""
         listed = [row for row in self.rows.values() if row.summary["project"] == project_id]
         by_type = itertools.groupby(sorted(listed, key=lambda r: r.summary["type"]),
                                     key=lambda r: r.summary["type"])
-        groups = [(views.type_label(kind), list(group)) for kind, group in by_type]
+        return {"groups": [(views.type_label(kind), list(group)) for kind, group in by_type],
+                "total": len(listed),
+                "counts": _project_counts(listed).get(project_id, _NO_RECORDS),
+                "filters": views.filters(listed, self.config, ("status", "tag"))}
+
+    def project(self, project_id: str) -> tuple[str, str]:
         return self._render(
-            "project.html", Urls.project_page(project_id), project_id, project=project,
-            groups=groups, total=len(listed), listing=True,
-            counts=_project_counts(listed).get(project_id, _NO_RECORDS),
-            filters=views.filters(listed, self.config, ("status", "tag")))
+            "project.html", Urls.project_page(project_id), project_id,
+            project=self.archive.projects[project_id], listing=True,
+            **self._project_listing(project_id))
 
     def record(self, record_id: str) -> tuple[str, str]:
         record = self.archive.by_id[record_id]

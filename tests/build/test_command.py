@@ -119,7 +119,8 @@ def test_without_a_terminal_progress_is_plain_lines(site_root: Path) -> None:
     assert not CONTROL.search(result.stderr)
 
 
-def test_by_default_a_short_build_prints_only_its_summary(site_root: Path) -> None:
-    result = run_cli("build", "--root", str(site_root))
+def test_before_the_delay_a_build_prints_only_its_summary(site_root: Path) -> None:
+    result = run_cli("build", "--root", str(site_root),
+                     env={"SITE_BUILDER_PROGRESS_AFTER": "600"})
     assert result.returncode == 0
     assert result.stderr.startswith("Built ") and result.stderr.count("\n") == 1
