@@ -97,7 +97,7 @@ def archive_for_queries(args: argparse.Namespace) -> Archive:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    folder = Path(args.dir or args.root or ".").absolute()
+    folder = Path(args.dir or args.root or ".").resolve()
     try:
         written = init_archive(folder)
     except ScaffoldError as exc:
