@@ -58,7 +58,13 @@ def generated(rel: str, project_ids: Collection[str], record_ids: Collection[str
 
 def static_clashes(config: SiteConfig, project_ids: Iterable[str],
                    record_ids: Iterable[str]) -> list[Finding]:
-    """An error for every static file whose path a generated file also takes."""
+    """An error for every static file whose path a generated file also takes, or one
+    error when the static folder and the output folder overlap (a build would copy its own
+    output, or remove static files)."""
+    static, output = config.static_dir.resolve(), config.output_dir.resolve()
+    if static.is_dir() and (static.is_relative_to(output) or output.is_relative_to(static)):
+        return [Finding(config.path, 1, "error", f"'static: {config.static}' and 'output: "
+                        f"{config.output}' overlap; keep static files in a folder of their own")]
     projects, records = set(project_ids), set(record_ids)
     return [Finding(path, 1, "error", f"static file '{rel}' has the path of a file the build "
                                       "writes itself; rename or remove it")

@@ -109,3 +109,13 @@ def test_static_can_name_another_folder(site_root: Path) -> None:
     (site_root / "public-files" / "CNAME").write_text("a.example\n")
     build_site(site_root, jobs=1)
     assert (site_root / "_site" / "CNAME").read_text() == "a.example\n"
+
+
+def test_a_static_folder_that_overlaps_the_output_is_refused(site_root: Path) -> None:
+    config = site_root / "site.yml"
+    config.write_text(config.read_text(encoding="utf-8") + "static: _site\n", encoding="utf-8")
+    (site_root / "_site").mkdir()
+    (site_root / "_site" / "CNAME").write_text("a.example\n")
+    messages = [f.message for f in load_archive(site_root).findings]
+    assert messages == ["'static: _site' and 'output: _site' overlap; keep static files in a "
+                        "folder of their own"]
