@@ -108,7 +108,7 @@ def cmd_init(args: argparse.Namespace) -> int:
         if args.dir is not None:
             raise UsageError("init takes a folder or --from DIR, not both")
         return cmd_adopt(Path(args.from_dir))
-    folder = Path(args.dir or args.root or ".")
+    folder = Path(args.dir or args.root or ".").resolve()
     try:
         written = init_archive(folder)
     except ScaffoldError as exc:

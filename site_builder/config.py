@@ -5,12 +5,14 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from collections.abc import Set
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from site_builder import yamlfile
 from site_builder.archive.findings import Finding
+from site_builder.config_keys import FIELD, REVIEW, SITE, SOURCE, STATUS
 from site_builder.confined import MAX_RECORD_BYTES, Refused, read_regular
 from site_builder.source_formats import FORMAT_KEYS, format_keys, format_status_problems
 
@@ -23,13 +25,11 @@ BUILT_IN_KEYS = frozenset({
     "supersedes", "supersededBy", "draft", "review", "reviewers", "approvals", "affects",
 })
 
-_SITE_KEYS = {
-    "title", "description", "url", "base", "content", "output", "edit_url",
-    "statuses", "fields", "review", "sources", "repo_url",
-}
-_STATUS_KEYS = {"name", "open", "current", "label", "description"}
-_FIELD_KEYS = {"name", "label", "type", "values", "unit", "description", "required"}
-_SOURCE_KEYS = {"path", "repo", "ref", "dir", "name", "edit_url"}
+# The accepted keys come from the one declaration (config_keys.py) the reference is made of.
+_SITE_KEYS = SITE.names
+_STATUS_KEYS = STATUS.names
+_FIELD_KEYS = FIELD.names
+_SOURCE_KEYS = SOURCE.names
 _SOURCE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -141,6 +141,7 @@ class SiteConfig:
     base: str = "/"
     content: str = "content"
     output: str = "_site"
+    static: str = "static"
     edit_url: str | None = None
     statuses: tuple[Status, ...] = DEFAULT_STATUSES
     fields: tuple[FieldDef, ...] = ()
@@ -170,6 +171,11 @@ class SiteConfig:
     @property
     def output_dir(self) -> Path:
         return self.root / self.output
+
+    @property
+    def static_dir(self) -> Path:
+        """The folder whose files are copied to the output root as they are."""
+        return self.root / self.static
 
     @property
     def cache_dir(self) -> Path:
@@ -207,7 +213,7 @@ class _Checker:
     def error_at(self, line: int, message: str) -> None:
         self.findings.append(Finding(self.path, line, "error", message))
 
-    def unknown_keys(self, mapping: dict[Any, Any], known: set[str], where: str,
+    def unknown_keys(self, mapping: dict[Any, Any], known: Set[str], where: str,
                      *path: str | int) -> None:
         """An error for each key of `mapping` (found at `path`) that is not in `known`."""
         for name in mapping:
@@ -291,7 +297,7 @@ def parse_fields(raw: Any, checker: _Checker, inherited: tuple[FieldDef, ...] = 
     for index, item in _named_items(raw, "fields", checker):
         name = item["name"]
         checker.unknown_keys(item, _FIELD_KEYS, f"field '{name}'", "fields", index)
-        kind = item.get("type", "string")
+        kind = item.get("type", FIELD.default("type"))
         if kind not in FIELD_TYPES:
             checker.error(f"field '{name}' has unknown type {kind!r} "
                           f"(one of {', '.join(FIELD_TYPES)})", "fields", index, "type")
@@ -398,7 +404,7 @@ def _required_approvals(data: dict[str, Any], checker: _Checker) -> int | None:
     if not isinstance(review, dict):
         checker.error("'review' must be a mapping such as {required_approvals: 2}", "review")
         return None
-    checker.unknown_keys(review, {"required_approvals"}, "'review'", "review")
+    checker.unknown_keys(review, REVIEW.names, "'review'", "review")
     approvals = review.get("required_approvals")
     if approvals is not None and (isinstance(approvals, bool) or not isinstance(approvals, int)
                                   or approvals < 0):
@@ -415,7 +421,7 @@ _NOT_IN_ADDRESS = re.compile(r"[\s<>\"'`\\{}|^]")
 
 def _base(data: dict[str, Any], checker: _Checker) -> str:
     """`base` as `/` or `/sub/path/`, however it was written."""
-    base = (_string(data, "base", checker, "/") or "/").strip("/")
+    base = (_string(data, "base", checker, SITE.default("base")) or "/").strip("/")
     if _NOT_IN_ADDRESS.search(base) or "?" in base or "#" in base:
         checker.error("'base' must be a path such as /decisions/, without spaces, quotes, "
                       "'?' or '#'", "base")
@@ -452,15 +458,19 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
     checker.unknown_keys(data, _SITE_KEYS, CONFIG_FILE)
     if data.get("title") in (None, ""):
         checker.error("'title' is required in site.yml", "title")
+    def text(key: str) -> str:
+        return _string(data, key, checker, SITE.default(key)) or SITE.default(key)
+
     config = SiteConfig(
         root=root,
         title=_string(data, "title", checker, None) or root.name,
-        description=_string(data, "description", checker, "") or "",
+        description=text("description"),
         url=_url(data, checker),
         base=_base(data, checker),
-        content=_string(data, "content", checker, "content") or "content",
-        output=_string(data, "output", checker, "_site") or "_site",
-        edit_url=_string(data, "edit_url", checker, None),
+        content=text("content"),
+        output=text("output"),
+        static=text("static"),
+        edit_url=_string(data, "edit_url", checker, SITE.default("edit_url")),
         statuses=_parse_statuses(data.get("statuses"), checker),
         fields=parse_fields(data.get("fields"), checker),
         required_approvals=_required_approvals(data, checker),

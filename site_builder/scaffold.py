@@ -7,6 +7,14 @@ import json
 from pathlib import Path
 
 from site_builder.config import CONFIG_FILE
+from site_builder.origin import Install, running_install
+
+# Where `init` points people for every key of site.yml (generated from config_keys.py).
+REFERENCE_URL = "https://github.com/site-builder/site-builder/blob/main/docs/site-yml.md"
+# Folder names that say what the folder holds rather than whose it is: `init` names the
+# archive after the folder above (`acme/decisions` → "Acme decisions").
+_GENERIC_NAMES = frozenset({"adr", "adrs", "decisions", "decision-records", "docs", "records",
+                            "rfcs", "architecture"})
 
 
 class ScaffoldError(Exception):
@@ -14,9 +22,9 @@ class ScaffoldError(Exception):
 
 
 _SITE_YML = """\
-# site-builder configuration: https://github.com/site-builder/site-builder#configuration
+# site-builder configuration; every key, its default and an example: {reference}
 title: {title}
-description: Architecture decisions of {name}
+description: {description}
 # url: https://decisions.example.org   # makes llms.txt, the feed and AGENTS.md absolute
 base: /
 content: content
@@ -98,7 +106,7 @@ jobs:
       - uses: actions/setup-python@v5
         with:
           python-version: "3.12"
-      - run: pip install site-builder
+__INSTALL__
       - run: site-builder check --format github
       - run: site-builder build
       - uses: actions/upload-pages-artifact@v3
@@ -119,18 +127,38 @@ jobs:
 _GITIGNORE = "_site/\n.site-builder/\n"
 
 
-def scaffold_files(name: str, today: dt.date) -> dict[str, str]:
-    """The files of a new archive, by path relative to its folder."""
+def archive_name(folder: Path) -> str:
+    """What a new archive in `folder` (an absolute path) is named after: the folder's name
+    in words, or its parent's when the folder's name is a generic one such as `decisions`."""
+    name = folder.name
+    if name.lower() in _GENERIC_NAMES and folder.parent.name:
+        name = folder.parent.name
+    words = name.replace("-", " ").replace("_", " ").strip() or "Our"
+    return words[0].upper() + words[1:]
+
+
+def workflow(install: Install) -> str:
+    """The GitHub Actions workflow, installing site-builder as `install` says."""
+    comment = "".join(f"      # {line}\n" for line in install.comment)
+    return _WORKFLOW.replace("__INSTALL__", f"{comment}      - run: {install.pip_line()}")
+
+
+def scaffold_files(name: str, today: dt.date, install: Install | None = None
+                   ) -> dict[str, str]:
+    """The files of a new archive named `name`, by path relative to its folder; the
+    workflow installs site-builder as `install` says (default: as this copy was)."""
+    title = name if "decision" in name.lower() else f"{name} decisions"
     mcp = {"mcpServers": {"decisions": {"command": "site-builder",
                                         "args": ["mcp", "--root", "."]}}}
     return {
-        CONFIG_FILE: _SITE_YML.format(title=json.dumps(f"{name} decisions"), name=name),
+        CONFIG_FILE: _SITE_YML.format(reference=REFERENCE_URL, title=json.dumps(title),
+                                      description=json.dumps(f"Architecture decisions of {name}")),
         "content/architecture/_project.yml": _PROJECT_YML,
         "content/architecture/adr/0001-record-architecture-decisions.md":
             _FIRST_RECORD.format(date=today.isoformat()),
         "AGENTS.md": _AGENTS_MD,
         ".mcp.json": json.dumps(mcp, indent=2) + "\n",
-        ".github/workflows/decisions.yml": _WORKFLOW,
+        ".github/workflows/decisions.yml": workflow(install or running_install()),
         ".gitignore": _GITIGNORE,
     }
 
@@ -142,7 +170,7 @@ def init_archive(folder: Path, today: dt.date | None = None) -> list[Path]:
     in that case nothing is written.
     """
     folder = folder.resolve()
-    files = scaffold_files(folder.name, today or dt.date.today())
+    files = scaffold_files(archive_name(folder), today or dt.date.today())
     if folder.exists() and not folder.is_dir():
         raise ScaffoldError(f"{folder} is a file, not a folder; nothing was written")
     if (folder / CONFIG_FILE).exists():

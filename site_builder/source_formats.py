@@ -10,9 +10,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from site_builder.config_keys import SOURCE_FORMAT
+
 __all__ = ["FORMATS", "FORMAT_KEYS", "format_keys", "format_status_problems"]
 
-FORMAT_KEYS = frozenset({"format", "project", "type", "default_status", "status_map"})
+FORMAT_KEYS = SOURCE_FORMAT.names
 FORMATS = ("nygard", "madr", "log4brains", "auto")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 

@@ -118,3 +118,25 @@ def test_init_refuses_a_file(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr == (f"site-builder: {tmp_path / 'notes'} is a file, not a folder; "
                              "nothing was written\n")
+
+
+def test_the_archive_is_named_after_its_folder_or_the_one_above(tmp_path: Path) -> None:
+    from site_builder.scaffold import archive_name
+    assert archive_name(tmp_path / "acme" / "decisions") == "Acme"
+    assert archive_name(tmp_path / "payments-team") == "Payments team"
+    result = run_cli("init", str(tmp_path / "acme" / "decisions"))
+    site = yaml.safe_load((tmp_path / "acme" / "decisions" / "site.yml").read_text())
+    assert (site["title"], site["description"]) == ("Acme decisions",
+                                                    "Architecture decisions of Acme")
+    assert result.returncode == 0
+
+
+def test_init_dot_names_the_real_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "acme"
+    folder.mkdir()
+    result = run_cli("init", ".", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == (f"Created an archive in {folder}. "
+                             f"Next: site-builder check --root {folder}\n")
+    assert all(Path(line).is_absolute() for line in result.stdout.splitlines())
+    assert yaml.safe_load((folder / "site.yml").read_text())["title"] == "Acme decisions"

@@ -23,7 +23,9 @@ from site_builder.archive.checks import cross_check
 from site_builder.archive.findings import Finding
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.records import FILE_NAME, Record, RecordContext, parse_record
+from site_builder.archive.static import static_clashes
 from site_builder.config import SiteConfig, load_config, parse_fields, read_yaml_mapping
+from site_builder.config_keys import PROJECT
 from site_builder.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
 from site_builder.site_paths import RESERVED_FOLDERS
 from site_builder.sources.resolve import FailedClones
@@ -32,7 +34,7 @@ from site_builder.sources.resolve import content_roots as resolve_content_roots
 __all__ = ["ContentRoot", "LoaderCache", "load_archive", "reload_records"]
 
 PROJECT_FILE = "_project.yml"
-_PROJECT_KEYS = {"name", "description", "owners", "order", "fields"}
+_PROJECT_KEYS = PROJECT.names
 
 
 @dataclass(slots=True)
@@ -96,7 +98,7 @@ def _load_project(path: Path, folder: Path, config: SiteConfig,
     if order is not None and (isinstance(order, bool) or not isinstance(order, int)):
         checker.error("'order' must be a whole number", "order")
         order = None
-    description = data.get("description") or ""
+    description = data.get("description") or PROJECT.default("description")
     if not isinstance(description, str):
         checker.error("'description' must be a string", "description")
         description = ""
@@ -139,6 +141,7 @@ def load_archive(
         projects, records, fingerprint = _read_roots(config, roots, cache, findings)
         if not records and not any(f.level == "error" for f in findings):
             findings.append(Finding(config.path, 1, "error", "the archive has no records"))
+        findings.extend(static_clashes(config, projects, {r.id for r in records}))
         key = (tuple(fingerprint), tuple(findings))
         seen = {item[0] for item in fingerprint if isinstance(item, tuple)}
         for stale in [path for path in cache.files if path not in seen]:

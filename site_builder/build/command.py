@@ -4,36 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
-from typing import TextIO
+
+from site_builder.progress import ProgressLine
 
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
-
-
-class ProgressLine:
-    """A one-line progress display on a terminal, shown only once a build has run for a
-    second (short builds stay quiet) and erased when the build ends."""
-
-    def __init__(self, stream: TextIO, delay: float = 1.0) -> None:
-        self.stream = stream
-        self.enabled = stream.isatty()
-        self.started = time.monotonic()
-        self.delay = delay
-        self.shown = False
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled or time.monotonic() - self.started < self.delay:
-            return
-        count = f" {done}/{total}" if total else (f" {done}" if done else "")
-        self.stream.write(f"\r\033[K{stage}{count}…")
-        self.stream.flush()
-        self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
 
 
 def cmd_build(args: argparse.Namespace) -> int:

@@ -52,9 +52,11 @@ DIAGRAM_CONTENT_SECURITY_POLICY = diagram_policy(CONTENT_SECURITY_POLICY)
 
 def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Urls,
                  write: Callable[[str, str | bytes], None],
-                 only: Container[str] | None = None) -> int:
+                 only: Container[str] | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> int:
     """Write every HTML page (home, projects, records, tags, timeline, search, 404) and the
     theme files through `write(rel_path, data)`; return the number of pages written.
+    `progress(done, total)` hears of each page written.
 
     With `only` (site paths), write just those pages, theme files and search-index files, at
     a cost in proportion to them: `serve` re-renders what an edit touched this way. A path in
@@ -71,11 +73,15 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
         for path, data in SearchIndex(archive).files():
             if wanted(path):
                 write(path, data)
+    # Counting the plan costs no rendering: every path is known up front.
+    total = sum(1 for path, _ in site.planned() if wanted(path)) if progress else 0
     count = 0
     for path, render in site.planned():
         if wanted(path):
             write(path, render())
             count += 1
+            if progress:
+                progress(count, total)
     return count
 
 
@@ -268,6 +274,7 @@ class SitePages:
         listed_row = partial(self._listed.html, link)
         html = self.theme.template(template).render(
             here=here, section=section, canonical=canonical, nav=nav, link=link,
+            single_project=len(self.archive.projects) == 1,
             listed_row=listed_row, **context)
         return here, html
 
@@ -302,21 +309,30 @@ class SitePages:
             "open": sum(1 for r in self.rows.values() if r.status.kind == "open"),
         }
         recent = [self.rows[r.id] for r in records[:RECENT]]
+        if len(projects) == 1:
+            # One project: a grid with a single card is a click in the way; the home page
+            # lists the project's records, as its own page does.
+            return self._render("home.html", Urls.HOME_PAGE, "home", projects=projects,
+                                totals=totals, recent=recent, listing=True,
+                                **self._project_listing(projects[0]["project"].id))
         return self._render("home.html", Urls.HOME_PAGE, "home", projects=projects,
                             totals=totals, recent=recent)
 
-    def project(self, project_id: str) -> tuple[str, str]:
-        project = self.archive.projects[project_id]
+    def _project_listing(self, project_id: str) -> dict[str, Any]:
+        """A project's records grouped by type, with their counts and filters."""
         listed = [row for row in self.rows.values() if row.summary["project"] == project_id]
         by_type = itertools.groupby(sorted(listed, key=lambda r: r.summary["type"]),
                                     key=lambda r: r.summary["type"])
-        groups = [(views.type_label(kind), list(group)) for kind, group in by_type]
+        return {"groups": [(views.type_label(kind), list(group)) for kind, group in by_type],
+                "total": len(listed),
+                "counts": _project_counts(listed).get(project_id, _NO_RECORDS),
+                "filters": views.filters(listed, self.config, ("status", "tag"))}
+
+    def project(self, project_id: str) -> tuple[str, str]:
         return self._render(
-            "project.html", Urls.project_page(project_id), project_id, project=project,
-            groups=groups, total=len(listed), listing=True,
-            counts=_project_counts(listed).get(project_id, _NO_RECORDS),
-            filters=views.filters(listed, self.config, ("status", "tag")),
-            picture=self.lineage.project(project_id))
+            "project.html", Urls.project_page(project_id), project_id,
+            project=self.archive.projects[project_id], listing=True,
+            picture=self.lineage.project(project_id), **self._project_listing(project_id))
 
     def record(self, record_id: str) -> tuple[str, str]:
         record = self.archive.by_id[record_id]

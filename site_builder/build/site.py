@@ -19,6 +19,7 @@ from site_builder.archive import attachments
 from site_builder.archive.archive import Archive
 from site_builder.archive.findings import Finding, has_errors
 from site_builder.archive.loader import LoaderCache, load_archive
+from site_builder.archive.static import static_files
 from site_builder.build import pages
 from site_builder.build.artifacts import write_artifacts
 from site_builder.build.bodies import RenderedBodies, environment_key, render_bodies
@@ -115,7 +116,7 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     """
     clock = _Clock()
     report = progress or (lambda stage, done, total: None)
-    report("loading", 0, 0)
+    report("loading records", 0, 0)
     config, problems = load_config(root)
     inputs = None
     if config is not None and not has_errors(problems):
@@ -212,25 +213,27 @@ def _write_site(archive: Archive, bodies: RenderedBodies, out: SiteWriter, repor
     workers render. The sitemap needs the list of pages, so it comes last.
     """
     urls = Urls(archive.config)
-    written = 0
 
     def write(rel: str, data: str | bytes | Iterable[bytes]) -> None:
-        nonlocal written
         out.write(rel, data)
-        written += 1
-        if written % 256 == 0:
-            report("writing", written, 0)
 
     try:
         write_artifacts(archive, urls, write, only=_ALL_BUT_SITEMAP)
         clock.lap("artifacts")
-        page_count = pages.render_pages(archive, bodies, urls, write)
+        page_count = pages.render_pages(
+            archive, bodies, urls, write,
+            progress=lambda done, total: report("writing pages", done, total))
         bodies.wait()
     finally:
         bodies.close()  # stops the workers on an error; commits the cache either way
     clock.lap("pages")
+    report("finishing", 0, 0)
     html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
     write_artifacts(archive, urls, write, html_pages, only=(SITEMAP,))
+    # After the sitemap (a verification page is no page of the site), before the files
+    # bodies link to (a static file of the same name is the one the author meant).
+    for rel, source in static_files(archive.config):
+        out.copy(rel, source)
     _copy_assets(archive, bodies, out)
     clock.lap("assets")
     return page_count

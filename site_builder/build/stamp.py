@@ -62,7 +62,8 @@ def input_fingerprint(config: SiteConfig, output: Path) -> str | None:
                              os.environ.get("SOURCE_DATE_EPOCH", ""), str(output)]).encode())
     stat = config.path.stat()
     digest.update(f"site.yml\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
-    for folder in (config.content_dir, config.root / "templates", config.root / "theme",
+    for folder in (config.content_dir, config.static_dir, config.root / "templates",
+                   config.root / "theme",
                    builtin_folder("templates"), builtin_folder("theme"),
                    Path(site_builder.__file__).resolve().parent):
         _walk(digest, folder)

@@ -17,7 +17,7 @@ import time
 import webbrowser
 from types import FrameType
 
-from site_builder.build.command import ProgressLine
+from site_builder.progress import ProgressLine
 from site_builder.serve.events import Broadcaster
 from site_builder.serve.preview import Preview, say
 from site_builder.serve.server import PreviewServer

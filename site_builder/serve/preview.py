@@ -103,6 +103,8 @@ class Preview:
     def start(self, progress: Callable[[str, int, int], None] | None = None) -> bool:
         """The first build. Returns False when the archive has errors (nothing is shown
         until they are fixed)."""
+        if progress is not None:
+            progress("loading records", 0, 0)
         self.latest = check(load_archive(self.root, cache=self.cache))
         if not self._accept(self.latest):
             return False

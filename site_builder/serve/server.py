@@ -5,7 +5,8 @@ for a folder (a folder named without its slash is redirected to it), the site's 
 for a miss, and no directory listings. The server reads nothing from disk: every answer comes
 from the `SiteStore`, so no path can reach a file outside the site, whatever `..`, encoded
 dots or symlinks it holds. Paths are decoded once and refused when any segment is `.`, `..`
-or hidden, as a static host would.
+or hidden (except `.well-known/`, where static/ puts verification files), as a static host
+would.
 
 Three reserved paths under `base` belong to `serve` itself:
 `__site-builder__/reload.js` (the script added to every HTML page served, never to a file of
@@ -39,6 +40,8 @@ from site_builder.serve.store import SiteStore, Stored
 from site_builder.site_paths import NOT_FOUND_PAGE
 
 RESERVED = "__site-builder__"
+# The one hidden folder a host serves: RFC 8615 puts verification and policy files there.
+WELL_KNOWN = ".well-known"
 HEARTBEAT = 15.0  # seconds between comments on an idle event stream, to notice closed tabs
 # Seconds a connection may wait for its next request line or header before it is closed;
 # browsers reopen one at once, and the event stream only ever writes, so it is unaffected.
@@ -179,7 +182,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
         if rel == RESERVED or rel.startswith(f"{RESERVED}/"):
             return self._reserved(rel[len(RESERVED) + 1:])
         parts = rel.split("/")
-        if any(p in (".", "..") or p.startswith(".") for p in parts) or "" in parts[:-1]:
+        if any(p in (".", "..") or (p.startswith(".") and p != WELL_KNOWN) for p in parts) \
+                or "" in parts[:-1]:
             return self._not_found()
         if rel == "" or rel.endswith("/"):
             rel += "index.html"

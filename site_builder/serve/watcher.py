@@ -64,7 +64,8 @@ class Layout:
         """The layout `config` describes; `failed` as `content_roots` takes it, so a source
         that cannot be cloned is not tried again."""
         roots, _ = content_roots(config, failed)
-        themes = (config.root / "templates", config.root / "theme",
+        # static/ counts as theme: a change to it rewrites the site, which costs little.
+        themes = (config.root / "templates", config.root / "theme", config.static_dir,
                   builtin_folder("templates"), builtin_folder("theme"))
         return cls(config.root, tuple(r.path.absolute() for r in roots),
                    tuple(t.absolute() for t in themes),
@@ -75,7 +76,7 @@ class Layout:
         if path.parent == self.root:
             if path.name == CONFIG_FILE:
                 return ChangeKind.CONFIG
-            if path.name in ("templates", "theme"):
+            if path.name in ("templates", "theme") or path in self.themes:
                 return ChangeKind.THEME
         owner = max((f for f in (*self.content, *self.themes) if path.is_relative_to(f)),
                     key=lambda f: len(f.parts), default=None)

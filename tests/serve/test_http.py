@@ -168,3 +168,22 @@ def test_the_site_is_served_under_its_base(tmp_path: Path) -> None:
         assert server.get("/decisions/__site-builder__/problems.json").status == 200
     finally:
         assert server.stop() == 0
+
+
+def test_static_files_are_served_and_a_change_to_them_is_picked_up(tmp_path: Path) -> None:
+    root = tmp_path / "serve-site"
+    shutil.copytree(FIXTURES / "serve-site", root)
+    (root / "static" / ".well-known").mkdir(parents=True)
+    (root / "static" / "CNAME").write_text("decisions.acme.dev\n")
+    (root / "static" / ".well-known" / "security.txt").write_text("Contact: x\n")
+    running = Serving(root)
+    try:
+        base = running.base
+        assert running.get(f"{base}CNAME").body == b"decisions.acme.dev\n"
+        assert running.get(f"{base}.well-known/security.txt").body == b"Contact: x\n"
+        assert running.get(f"{base}.git/config").status == 404  # other hidden paths stay hidden
+        (root / "static" / "CNAME").write_text("other.acme.dev\n")
+        running.wait_for("the new CNAME",
+                         lambda: running.get(f"{base}CNAME").body == b"other.acme.dev\n")
+    finally:
+        assert running.stop() == 0
