@@ -21,8 +21,10 @@ BUILT_IN_KEYS = frozenset({
 
 _SITE_KEYS = {
     "title", "description", "url", "base", "content", "output", "edit_url",
-    "statuses", "fields", "review", "sources",
+    "statuses", "fields", "review", "sources", "markdown",
 }
+# The body renderers `markdown:` may name (site_builder/build/renderers.py), default first.
+MARKDOWN_RENDERERS = ("gfm", "python-markdown")
 _STATUS_KEYS = {"name", "open", "current", "label", "description"}
 _FIELD_KEYS = {"name", "label", "type", "values", "unit", "description", "required"}
 _SOURCE_KEYS = {"path", "repo", "ref", "dir", "name", "edit_url"}
@@ -135,6 +137,7 @@ class SiteConfig:
     fields: tuple[FieldDef, ...] = ()
     required_approvals: int | None = None
     sources: tuple[SourceSpec, ...] = field(default=())
+    markdown: str = MARKDOWN_RENDERERS[0]
 
     @property
     def path(self) -> Path:
@@ -373,6 +376,16 @@ def _required_approvals(data: dict[str, Any], checker: _Checker) -> int | None:
     return approvals
 
 
+def _markdown(data: dict[str, Any], checker: _Checker) -> str:
+    """The body renderer site.yml names (`gfm` unless it says otherwise)."""
+    name = _string(data, "markdown", checker, MARKDOWN_RENDERERS[0]) or MARKDOWN_RENDERERS[0]
+    if name not in MARKDOWN_RENDERERS:
+        checker.error(f"'markdown' must be one of {', '.join(MARKDOWN_RENDERERS)}, not "
+                      f"{name!r}", "markdown")
+        return MARKDOWN_RENDERERS[0]
+    return name
+
+
 def _base(data: dict[str, Any], checker: _Checker) -> str:
     """`base` as `/` or `/sub/path/`, however it was written."""
     base = (_string(data, "base", checker, "/") or "/").strip("/")
@@ -418,5 +431,6 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
         fields=parse_fields(data.get("fields"), checker),
         required_approvals=_required_approvals(data, checker),
         sources=_parse_sources(data.get("sources"), checker),
+        markdown=_markdown(data, checker),
     )
     return config, checker.findings

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from site_builder.archive.archive import Archive
+from site_builder.archive.body_limits import python_markdown_refusal
 from site_builder.archive.findings import Finding
 from site_builder.archive.links import is_local, local_path
 from site_builder.archive.records import FILE_NAME, Record
@@ -25,9 +26,15 @@ def record_checks(archive: Archive, records: Iterable[Record]) -> list[Finding]:
     findings: list[Finding] = []
     content = _content_folders(archive)
     broken = _unreadable(archive)
+    python_markdown = archive.config.markdown == "python-markdown"
     for record in records:
         findings.extend(_references(archive, record, broken))
         findings.extend(_links(archive, record, content, broken))
+        problem = python_markdown_refusal(record.body) if python_markdown else None
+        if problem:
+            findings.append(Finding(record.path, record.body_line, "error",
+                                    f"Python-Markdown cannot render {problem} in bounded "
+                                    "time; simplify the body or set 'markdown: gfm'"))
     return findings
 
 

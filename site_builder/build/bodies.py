@@ -20,8 +20,16 @@ from importlib import metadata
 from pathlib import Path
 
 import site_builder
+from site_builder import gfm
 from site_builder.archive.archive import Archive
-from site_builder.build import headings, inline_triggers
+from site_builder.build import (
+    headings,
+    highlight,
+    html_pass,
+    renderers,
+    sanitise,
+    table_alignment,
+)
 from site_builder.build import links as links_module
 from site_builder.build import markdown as markdown_module
 from site_builder.build.body_cache import BodyCache
@@ -31,8 +39,11 @@ from site_builder.build.parallel import Results, process_map
 from site_builder.build.theme import builtin_folder
 from site_builder.build.urls import Urls
 
-CACHE_FORMAT = "1"
-_RENDERER_PACKAGES = ("markdown", "pygments", "pymdown-extensions", "nh3")
+CACHE_FORMAT = "2"
+_RENDERER_PACKAGES = ("cmarkgfm", "markdown", "pygments", "pymdown-extensions", "nh3")
+# Every module whose code shapes a rendered body: a change to any of them renders again.
+_RENDERING_MODULES = (gfm, renderers, table_alignment, sanitise, html_pass, headings,
+                      highlight, links_module, markdown_module)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +55,9 @@ class BodyStats:
 
 
 def environment_key(archive: Archive) -> str:
-    """A hash of everything besides a record that shapes its rendered HTML."""
+    """A hash of everything besides a record that shapes its rendered HTML: the renderer
+    site.yml names (`markdown:`) is part of the config hashed here, so a body rendered by
+    one renderer is never taken for another's."""
     digest = hashlib.sha256()
     digest.update(f"{CACHE_FORMAT}\0{site_builder.__version__}\0".encode())
     for package in _RENDERER_PACKAGES:
@@ -52,7 +65,7 @@ def environment_key(archive: Archive) -> str:
             digest.update(f"{package}={metadata.version(package)}\0".encode())
         except metadata.PackageNotFoundError:
             digest.update(f"{package}=?\0".encode())
-    for module in (markdown_module, links_module, headings, inline_triggers):
+    for module in _RENDERING_MODULES:
         digest.update(Path(module.__file__ or "").read_bytes())
     root = archive.config.root
     for folder in (builtin_folder("templates"), builtin_folder("theme"),
@@ -159,8 +172,8 @@ Job = tuple[str, str, str, str]
 class _Worker:
     """Renders jobs with one renderer."""
 
-    def __init__(self, pages: dict[str, str]) -> None:
-        self.renderer = BodyRenderer(SourceLinks(pages))
+    def __init__(self, pages: dict[str, str], markdown: str) -> None:
+        self.renderer = BodyRenderer(SourceLinks(pages), markdown)
 
     def __call__(self, job: Job) -> tuple[str, RenderedBody]:
         record_id, page, path, body = job
@@ -171,9 +184,9 @@ class _Worker:
 _worker: _Worker | None = None
 
 
-def _start(pages: dict[str, str]) -> None:
+def _start(pages: dict[str, str], markdown: str) -> None:
     global _worker
-    _worker = _Worker(pages)
+    _worker = _Worker(pages, markdown)
 
 
 def _render(job: Job) -> tuple[str, RenderedBody]:
@@ -192,16 +205,20 @@ def render_bodies(archive: Archive, cache: BodyCache | None,
     record pages ask for them.
     """
     links = SourceLinks.of(archive)
+    markdown = archive.config.markdown
+    loose = markdown != "gfm"
     keys: dict[str, str] = {}
     todo: list[Job] = []
     for record in archive.records:
         body = archive.body(record)
-        key = cache.key(record, body, links.signature(record, body)) if cache else record.id
+        key = (cache.key(record, body, links.signature(record, body, loose)) if cache
+               else record.id)
         keys[record.id] = key
         if cache is None or not cache.has(key):
             todo.append((record.id, Urls.record_page(record), str(record.path), body))
     pages = {str(r.path): Urls.record_page(r) for r in archive.records}
-    results = process_map(_render, todo, jobs, initializer=_start, initargs=(pages,))
+    results = process_map(_render, todo, jobs, initializer=_start, initargs=(pages, markdown),
+                          weight=sum(len(job[3]) for job in todo))
     bodies = RenderedBodies(keys, cache, {}, (job[0] for job in todo), results)
     return bodies, BodyStats(rendered=len(todo), cached=len(keys) - len(todo))
 
@@ -218,16 +235,18 @@ def update_bodies(archive: Archive, bodies: RenderedBodies,
     """
     cache = bodies._cache
     links = SourceLinks.of(archive)
+    markdown = archive.config.markdown
     keys = dict(bodies._keys)
     memory = dict(bodies._memory)
     renderer: BodyRenderer | None = None
     for record_id in record_ids:
         record = archive.by_id[record_id]
         body = archive.body(record)
-        key = cache.key(record, body, links.signature(record, body)) if cache else record_id
+        key = (cache.key(record, body, links.signature(record, body, markdown != "gfm"))
+               if cache else record_id)
         rendered = cache.load(key) if cache is not None else None
         if rendered is None:
-            renderer = renderer or BodyRenderer(links)
+            renderer = renderer or BodyRenderer(links, markdown)
             rendered = renderer.render(Origin.of(record), body)
             if cache is not None:
                 cache.store(key, rendered)

@@ -1,4 +1,4 @@
-"""Links in bodies between source files, rewritten for the HTML pages.
+"""Links in bodies between source files, rewritten in the rendered HTML for the pages.
 
 A link to another record's source (`../rfc/0001-x.md#options`) becomes a relative link to its
 page; a link to a file beside the records (`img/flow.png`) becomes a relative link to a copy
@@ -13,12 +13,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-from xml.etree.ElementTree import Element
-
-from markdown import Extension, Markdown
-from markdown.postprocessors import Postprocessor
-from markdown.treeprocessors import Treeprocessor
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.links import is_local, local_path, split_target
@@ -59,8 +53,9 @@ class Origin:
 
 LinkResolver = Callable[[Origin, str], Resolved | None]
 
-# `href`/`src` attributes in raw HTML, with the value in double or single quotes.
-_RAW_LINK = re.compile(r"""(\s(?:href|src)\s*=\s*)(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+# `](target` in any text: links Python-Markdown may find where cmark-gfm sees none (inside
+# an admonition's indented block). Bounded, so one scan stays linear on any input.
+_LOOSE_LINK = re.compile(r"\]\([ \t]{0,8}<?([^()\s<>]{1,2048})")
 
 
 def content_root(record: Record) -> Path:
@@ -106,13 +101,17 @@ class SourceLinks:
             known = self._files[path] = path.is_file()
         return known
 
-    def signature(self, record: Record, body: str) -> tuple[tuple[str, str], ...]:
+    def signature(self, record: Record, body: str, loose: bool = False,
+                  ) -> tuple[tuple[str, str], ...]:
         """How every local link of `record` resolves: part of its render-cache key, so a body
-        is rendered again when a record or file it links to appears, moves or goes."""
+        is rendered again when a record or file it links to appears, moves or goes.
+
+        The links are those cmark-gfm finds in `body` (raw HTML `href`/`src` included), the
+        parse the default renderer makes; `loose` adds every `](target` of the text, for a
+        renderer that may find links cmark-gfm does not."""
         targets = [link.target for link in record.links]
-        if "<" in body:  # raw HTML links (`<img src=…>`) are rewritten too
-            targets += [html.unescape(m.group(2) if m.group(2) is not None else m.group(3))
-                        for m in _RAW_LINK.finditer(body)]
+        if loose and "](" in body:
+            targets += [m.group(1) for m in _LOOSE_LINK.finditer(body)]
         origin = Origin.of(record)
         out = []
         for target in targets:
@@ -122,100 +121,32 @@ class SourceLinks:
         return tuple(out)
 
 
-# ---- the Python-Markdown extension --------------------------------------------------------
+# ---- rewriting rendered HTML --------------------------------------------------------------
 
-class _Document:
-    """Per-document state: where the body being rendered comes from, and the assets its
-    links need."""
+class LinkRewriter:
+    """Rewrites the links of one body's HTML; `assets` collects, in order of first use, the
+    output paths of the files beside records it links to."""
 
-    def __init__(self) -> None:
-        self.origin: Origin | None = None
+    def __init__(self, resolve: LinkResolver, origin: Origin) -> None:
+        self.resolve = resolve
+        self.origin = origin
         self.assets: dict[str, None] = {}
 
-
-def _rewrite(resolve: LinkResolver, state: _Document, value: str) -> str | None:
-    if state.origin is None:
-        return None
-    resolved = resolve(state.origin, value)
-    if resolved is None:
-        return None
-    if resolved.asset:
-        state.assets[resolved.path] = None
-    return Urls.relative(state.origin.page, resolved.path) + resolved.suffix
-
-
-class SourceLinkTreeprocessor(Treeprocessor):
-    """Rewrites `href` of links and `src` of images on the element tree."""
-
-    def __init__(self, md: Markdown, resolve: LinkResolver, state: _Document) -> None:
-        super().__init__(md)
-        self.resolve = resolve
-        self.state = state
-
-    def run(self, root: Element) -> None:
-        for element in root.iter():
-            attribute = "href" if element.tag == "a" else "src" if element.tag == "img" else None
-            value = element.get(attribute) if attribute else None
-            if attribute and value:
-                new = _rewrite(self.resolve, self.state, value)
-                if new is not None:
-                    element.set(attribute, new)
+    def tag(self, name: str, attributes: str) -> str:
+        """The `<a …>` or `<img …>` tag with its `href`/`src` pointing at the output."""
+        match = (_HREF if name == "a" else _SRC).search(attributes)
+        if match is None:
+            return f"<{name} {attributes}>"
+        resolved = self.resolve(self.origin, html.unescape(match.group(1)))
+        if resolved is None:
+            return f"<{name} {attributes}>"
+        if resolved.asset:
+            self.assets[resolved.path] = None
+        new = Urls.relative(self.origin.page, resolved.path) + resolved.suffix
+        value = html.escape(new, quote=True)
+        return f"<{name} {attributes[:match.start(1)]}{value}{attributes[match.end(1):]}>"
 
 
-class RawHtmlLinkPostprocessor(Postprocessor):
-    """Rewrites `href`/`src` inside raw HTML the author wrote (`<img src="flow.png">`), which
-    Python-Markdown keeps out of the element tree until its own raw-HTML postprocessor."""
-
-    def __init__(self, md: Markdown, resolve: LinkResolver, state: _Document) -> None:
-        super().__init__(md)
-        self.resolve = resolve
-        self.state = state
-
-    def run(self, text: str) -> str:
-        stash = self.md.htmlStash.rawHtmlBlocks
-        for index, block in enumerate(stash):
-            if isinstance(block, str) and ("href" in block or "src" in block):
-                stash[index] = _RAW_LINK.sub(self._replace, block)
-        return text
-
-    def _replace(self, match: re.Match[str]) -> str:
-        written = match.group(2) if match.group(2) is not None else match.group(3)
-        new = _rewrite(self.resolve, self.state, html.unescape(written))
-        if new is None:
-            return match.group(0)
-        return f'{match.group(1)}"{html.escape(new, quote=True)}"'
-
-
-class SourceLinkExtension(Extension):
-    """Rewrites links between source files to page URLs, and collects linked assets.
-
-    Call `start(origin)` before converting a record's body and `finish()` after; `finish`
-    returns the output paths of the assets the body linked to, in order of first use.
-    """
-
-    def __init__(self, resolve: LinkResolver, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.resolve = resolve
-        self.state = _Document()
-
-    def extendMarkdown(self, md: Markdown) -> None:
-        md.registerExtension(self)
-        # After inline patterns (20) have made the links; before the toc (5) reads headings.
-        md.treeprocessors.register(
-            SourceLinkTreeprocessor(md, self.resolve, self.state), "source_links", 9)
-        # Before RawHtmlPostprocessor (30) puts stashed raw HTML back into the text.
-        md.postprocessors.register(
-            RawHtmlLinkPostprocessor(md, self.resolve, self.state), "source_links_raw", 35)
-
-    def reset(self) -> None:
-        self.state.origin = None
-        self.state.assets = {}
-
-    def start(self, origin: Origin) -> None:
-        self.state.origin = origin
-        self.state.assets = {}
-
-    def finish(self) -> tuple[str, ...]:
-        assets = tuple(self.state.assets)
-        self.reset()
-        return assets
+# After sanitising every attribute value is in double quotes.
+_HREF = re.compile(r'(?:^|\s)href="([^"]*)"')
+_SRC = re.compile(r'(?:^|\s)src="([^"]*)"')

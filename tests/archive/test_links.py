@@ -28,11 +28,15 @@ Code span `[not a link](0097-span.md)` then [after the span](0003-after.md).
 Paragraph text
     [lazy continuation](0005-lazy.md)
 
+A [reference link][ref] and <a href="0006-raw.md">raw HTML</a>; [unused]: is text.
+
 [ref]: ../rfc/0001-ref.md "Reference title"
+[unused-def]: 0007-unused.md
 """
 
 
-def test_links_outside_code_with_their_lines() -> None:
+def test_links_as_the_renderer_parses_them_with_their_lines() -> None:
+    """What cmark-gfm renders as a link, nothing in code, no definition nobody uses."""
     assert body_links(BODY) == (
         BodyLink("../adr/0002-x.md", 1),
         BodyLink("img/p.png", 1),
@@ -41,7 +45,8 @@ def test_links_outside_code_with_their_lines() -> None:
         BodyLink("0003-after.md", 12),
         BodyLink("0004-nested.md", 17),
         BodyLink("0005-lazy.md", 20),
-        BodyLink("../rfc/0001-ref.md", 22),
+        BodyLink("../rfc/0001-ref.md", 24),  # where it is defined
+        BodyLink("0006-raw.md", 22),
     )
 
 

@@ -20,7 +20,7 @@ def test_tables_tasks_strikethrough_and_footnotes(archive: Archive) -> None:
     assert '<input type="checkbox" disabled="" aria-label="not done"> open' in html
     assert "<del>struck</del>" in html
     assert "~5 ms" in html  # a lone tilde is prose, not a subscript
-    assert 'class="footnote"' in html and 'id="fn:1"' in html
+    assert 'class="footnotes"' in html and 'id="fn-1"' in html
 
 
 def test_fenced_code_is_highlighted_with_css_classes(archive: Archive) -> None:
@@ -71,7 +71,7 @@ def test_links_between_source_files_point_at_pages(archive: Archive) -> None:
 
 def test_files_beside_records_are_linked_where_the_build_copies_them(archive: Archive) -> None:
     body = render(archive, "platform/adr/3")
-    assert '<img alt="Schema" src="../img/schema.png" title="The schema">' in body.html
+    assert '<img src="../img/schema.png" alt="Schema" title="The schema">' in body.html
     assert '<img src="../img/schema.png" alt="raw schema" width="40">' in body.html
     assert body.assets == ("platform/adr/img/schema.png",)
 
