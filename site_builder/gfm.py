@@ -22,17 +22,23 @@ def _bindings() -> tuple[Any, Any, int]:
     # Imported on first use: `check` on an archive without links never needs the C library.
     from cmarkgfm import cmark
     options = cmark.Options
-    flags = options.CMARK_OPT_UNSAFE | options.CMARK_OPT_FOOTNOTES
-    return cmark, options, flags
+    return cmark, options, options.CMARK_OPT_UNSAFE
 
 
-def to_html(body: str, sourcepos: bool = False) -> str:
+def to_html(body: str, sourcepos: bool = False, extensions: tuple[str, ...] = EXTENSIONS,
+            footnotes: bool = True) -> str:
     """`body` as HTML, as GitHub renders it before sanitising; with `sourcepos`, block
-    elements carry `data-sourcepos="line:col-line:col"` (1-based lines of `body`)."""
+    elements carry `data-sourcepos="line:col-line:col"` (1-based lines of `body`).
+
+    `extensions` and `footnotes` are GitHub's unless a caller asks for fewer: the GFM spec
+    states each of its examples with the extensions it uses, and its conformance test
+    renders them so."""
     cmark, options, flags = _bindings()
     if sourcepos:
         flags |= options.CMARK_OPT_SOURCEPOS
-    return cmark.markdown_to_html_with_extensions(body, flags, list(EXTENSIONS))
+    if footnotes:
+        flags |= options.CMARK_OPT_FOOTNOTES
+    return cmark.markdown_to_html_with_extensions(body, flags, list(extensions))
 
 
 def version() -> str:
