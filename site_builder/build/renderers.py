@@ -21,7 +21,7 @@ from site_builder.config import MARKDOWN_RENDERERS
 RENDERERS = MARKDOWN_RENDERERS
 DEFAULT = MARKDOWN_RENDERERS[0]
 # Python-Markdown gets this long for one body (where a timer can interrupt it).
-TIME_LIMIT = 4.0
+TIME_LIMIT = 3.0
 
 
 class RenderRefused(Exception):

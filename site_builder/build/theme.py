@@ -17,6 +17,7 @@ from pathlib import Path
 import jinja2
 
 import site_builder
+from site_builder.build.title_html import inline_code
 
 TEMPLATES = "templates"
 THEME = "theme"
@@ -77,7 +78,7 @@ class Theme:
     def environment(self) -> jinja2.Environment:
         """A Jinja2 environment with autoescaping on for every template, archive files first."""
         search_path = [self.root / TEMPLATES, builtin_folder(TEMPLATES)]
-        return jinja2.Environment(
+        environment = jinja2.Environment(
             loader=jinja2.FileSystemLoader([str(p) for p in search_path]),
             autoescape=True,
             trim_blocks=True,
@@ -87,6 +88,8 @@ class Theme:
             undefined=jinja2.StrictUndefined,
             bytecode_cache=_COMPILED,
         )
+        environment.filters["inline_code"] = inline_code
+        return environment
 
     def template(self, name: str) -> jinja2.Template:
         return self.environment.get_template(name)
