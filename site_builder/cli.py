@@ -11,9 +11,9 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from site_builder import __version__, query
-from site_builder.archive.archive import Archive
+from site_builder import __version__
 from site_builder.archive.findings import (
     Finding,
     as_json,
@@ -21,15 +21,17 @@ from site_builder.archive.findings import (
     github_annotation,
     has_errors,
 )
-from site_builder.archive.loader import load_archive
-from site_builder.authoring import NewRecordError, new_record
 from site_builder.build import command as build_command
-from site_builder.config import CONFIG_FILE, SiteConfig, load_config
 from site_builder.mcp import command as mcp_command
-from site_builder.mcp.source import SourceError
-from site_builder.scaffold import ScaffoldError, init_archive
 from site_builder.serve.command import register as register_serve
 from site_builder.sources.command import register as register_sources
+
+if TYPE_CHECKING:
+    from site_builder.archive.archive import Archive
+    from site_builder.config import SiteConfig
+
+# Each command imports what it needs when it runs: `--help` and `build` never load the
+# query engine, the MCP client or the live preview.
 
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
 
@@ -44,6 +46,8 @@ def fail(message: str) -> None:
 
 def find_root(given: str | None) -> Path:
     """The archive folder: `--root`, else the nearest folder holding site.yml, from here up."""
+    from site_builder.config import CONFIG_FILE
+
     if given is not None:
         root = Path(given)
         if not (root / CONFIG_FILE).is_file():
@@ -65,6 +69,8 @@ def report(findings: Sequence[Finding], stream=None) -> None:
 
 def load_config_or_fail(root: Path) -> SiteConfig:
     """The config; raises SystemExit(1) after printing its problems when it has errors."""
+    from site_builder.config import load_config
+
     config, findings = load_config(root)
     if config is None or has_errors(findings):
         report(findings)
@@ -74,6 +80,8 @@ def load_config_or_fail(root: Path) -> SiteConfig:
 
 def load_for_queries(root: Path) -> Archive:
     """The archive for `search` and `show`: every readable record, like the MCP server."""
+    from site_builder.archive.loader import load_archive
+
     archive = load_archive(root, config=load_config_or_fail(root))
     return archive
 
@@ -97,6 +105,8 @@ def archive_for_queries(args: argparse.Namespace) -> Archive:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
+    from site_builder.scaffold import ScaffoldError, init_archive
+
     folder = Path(args.dir or args.root or ".")
     try:
         written = init_archive(folder)
@@ -111,6 +121,8 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    from site_builder.authoring import NewRecordError, new_record
+
     config = load_config_or_fail(find_root(args.root))
     try:
         path = new_record(config, args.project, args.type, args.title,
@@ -124,6 +136,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Print every problem; text goes to stderr (they are errors), json and github to stdout."""
+    from site_builder.archive.loader import load_archive
+
     archive = load_archive(find_root(args.root))
     findings = list(archive.findings)
     if args.strict:
@@ -148,12 +162,15 @@ def _print_json(value: object) -> None:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from site_builder import query
+
     archive = archive_for_queries(args)
     text = " ".join(args.query) if args.query else None
+    limit = query.DEFAULT_LIMIT if args.limit is None else args.limit
     result = query.search_records(
         archive, project=args.project, type=args.type, status=args.status, tag=args.tag,
         author=args.author, field=args.field, query=text, current_only=args.current_only,
-        sort=args.sort, limit=args.limit, offset=args.offset)
+        sort=args.sort, limit=limit, offset=args.offset)
     if args.json:
         _print_json(result)
         return OK
@@ -175,6 +192,8 @@ def print_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from site_builder import query
+
     archive = archive_for_queries(args)
     result = query.get_record(archive, args.id)
     if args.json:
@@ -233,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--field", metavar="NAME=VALUE")
     p.add_argument("--current-only", action="store_true", help="only records in force")
     p.add_argument("--sort", choices=("date", "relevance"), default="date")
-    p.add_argument("--limit", type=int, default=query.DEFAULT_LIMIT)
+    p.add_argument("--limit", type=int, help="records per page (default: 20)")
     p.add_argument("--offset", type=_positive, default=0)
     p.add_argument("--json", action="store_true", help="print the tool's JSON object")
     p.add_argument("--url", metavar="SITE", help="query a published site instead")
@@ -267,13 +286,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         fail(str(exc))
         return USAGE
-    except query.QueryError as exc:
-        fail(str(exc))
-        return USAGE
-    except SourceError as exc:  # a published site (--url) that could not be read
-        fail(str(exc))
-        return ARCHIVE_ERRORS
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return OK
+    except Exception as exc:
+        code = _known_failure(exc)
+        if code is None:
+            raise
+        fail(str(exc))
+        return code
+
+
+def _known_failure(exc: Exception) -> int | None:
+    """The exit code for a failure a command reports in one line, or None for a bug.
+
+    Imported here, when one happened: neither module is loaded by commands that never
+    query or read a published site."""
+    from site_builder.mcp.source import SourceError
+    from site_builder.query import QueryError
+
+    if isinstance(exc, QueryError):
+        return USAGE
+    if isinstance(exc, SourceError):  # a published site (--url) that could not be read
+        return ARCHIVE_ERRORS
+    return None

@@ -14,24 +14,14 @@ which stores it and hands it to its record page; pages read bodies back one at a
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
 import site_builder
-from site_builder import gfm
 from site_builder.archive.archive import Archive
-from site_builder.build import (
-    headings,
-    highlight,
-    html_pass,
-    renderers,
-    sanitise,
-    table_alignment,
-)
-from site_builder.build import links as links_module
-from site_builder.build import markdown as markdown_module
 from site_builder.build.body_cache import BodyCache
 from site_builder.build.links import Origin, SourceLinks
 from site_builder.build.markdown import BodyRenderer, RenderedBody
@@ -42,8 +32,10 @@ from site_builder.build.urls import Urls
 CACHE_FORMAT = "2"
 _RENDERER_PACKAGES = ("cmarkgfm", "markdown", "pygments", "pymdown-extensions", "nh3")
 # Every module whose code shapes a rendered body: a change to any of them renders again.
-_RENDERING_MODULES = (gfm, renderers, table_alignment, sanitise, html_pass, headings,
-                      highlight, links_module, markdown_module)
+# Named, not imported: hashing Python-Markdown's extension must not import Python-Markdown.
+_RENDERING_MODULES = tuple(f"site_builder.{name}" for name in (
+    "gfm", "archive.body_limits", "build.renderers", "build.table_alignment", "build.sanitise",
+    "build.html_pass", "build.headings", "build.highlight", "build.links", "build.markdown"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +58,8 @@ def environment_key(archive: Archive) -> str:
         except metadata.PackageNotFoundError:
             digest.update(f"{package}=?\0".encode())
     for module in _RENDERING_MODULES:
-        digest.update(Path(module.__file__ or "").read_bytes())
+        spec = importlib.util.find_spec(module)
+        digest.update(Path(spec.origin if spec and spec.origin else "").read_bytes())
     root = archive.config.root
     for folder in (builtin_folder("templates"), builtin_folder("theme"),
                    root / "templates", root / "theme"):
