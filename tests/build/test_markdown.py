@@ -105,3 +105,41 @@ def test_table_column_alignment_survives_as_a_class(archive: Archive) -> None:
     assert '<td class="align-center">b</td>' in html
     assert '<td class="align-right">1</td>' in html
     assert "style=" not in html and "align=" not in html
+
+
+MKDOCS_BODY = """\
+## Options {#choices}
+
+!!! note "Keep in mind"
+    An admonition with a [link](0001-use-postgres.md).
+
+Term
+:   Its definition.
+
+```python
+def f(): pass
+```
+"""
+
+
+def test_python_markdown_goes_through_the_same_html_pass(archive: Archive) -> None:
+    record = archive.get("platform/adr/3")
+    body = BodyRenderer(SourceLinks.of(archive), "python-markdown").render(record, MKDOCS_BODY)
+    assert body.toc == (TocEntry(2, "choices", "Options"),)  # attribute list, kept as id
+    assert '<div class="admonition note">' in body.html
+    assert '<a href="../0001-use-postgres/">link</a>' in body.html  # rewritten inside it
+    assert "<dl>" in body.html and "<dd>" in body.html
+    assert '<span class="k">def</span>' in body.html
+
+
+def test_gfm_alerts_are_callouts_and_the_rest_stays_quotes(archive: Archive) -> None:
+    html = render(archive, "platform/adr/2",
+                  "> [!TIP]\n> Use it.\n\n> [!NOTE] not alone on its line\n\n> plain\n").html
+    assert '<blockquote class="markdown-alert markdown-alert-tip">' in html
+    assert '<p class="markdown-alert-title">Tip</p>' in html
+    assert html.count("<blockquote>") == 2 and "[!NOTE] not alone" in html
+
+
+def test_mermaid_fences_stay_for_the_browser(archive: Archive) -> None:
+    html = render(archive, "platform/adr/2", "```mermaid\ngraph TD; A-->B\n```\n").html
+    assert '<pre><code class="language-mermaid">graph TD; A--&gt;B\n</code></pre>' in html
