@@ -19,11 +19,11 @@ from urllib.parse import unquote, urlsplit
 
 from site_builder import gfm
 
-# In cmark-gfm's HTML with source positions: a block's first and last line, or a link or
-# image tag (the renderer's own, or raw HTML as the author wrote it, quoted or not).
-_SCAN = re.compile(
-    r'data-sourcepos="(\d+):\d+-(\d+):\d+"'
-    r"""|<(?:a|img)\b(?:[^>"']|"[^"]*"|'[^']*')*>""", re.IGNORECASE)
+# In cmark-gfm's HTML with source positions: a link or image tag (the renderer's own, or raw
+# HTML as the author wrote it, quoted or not), and the first and last line of a block.
+_LINK_TAG = re.compile(r"""<(?:a|img)\b(?:[^>"']|"[^"]*"|'[^']*')*>""", re.IGNORECASE)
+_SOURCEPOS_ATTRIBUTE = 'data-sourcepos="'
+_SOURCEPOS = re.compile(r'data-sourcepos="(\d+):\d+-(\d+):\d+"')
 _TARGET = re.compile(r"""\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""",
                      re.IGNORECASE)
 # Searches for where a link was written that may fail, per body: each failure reads to the
@@ -67,13 +67,16 @@ class _Placer:
         self.misses = 0
 
     def links(self, rendered: str) -> Iterator[BodyLink]:
-        first, end, at = 1, len(self.body), 0
-        for match in _SCAN.finditer(rendered):
-            if match.group(1) is not None:
-                first = int(match.group(1))
-                at = self.starts[first - 1]
-                end = self.starts[min(int(match.group(2)), len(self.starts) - 1)]
-                continue
+        end, at = len(self.body), 0
+        looked = 0  # the block of every link before this offset of `rendered` is known
+        for match in _LINK_TAG.finditer(rendered):
+            # The block a link is in: the last source position written before it, looked for
+            # only since the previous link (so the whole scan reads `rendered` once).
+            block = rendered.rfind(_SOURCEPOS_ATTRIBUTE, looked, match.start())
+            looked = match.start()
+            if block >= 0 and (position := _SOURCEPOS.match(rendered, block)) is not None:
+                at = self.starts[int(position.group(1)) - 1]
+                end = self.starts[min(int(position.group(2)), len(self.starts) - 1)]
             target_match = _TARGET.search(match.group(0))
             if target_match is None:
                 continue
