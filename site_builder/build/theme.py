@@ -9,6 +9,7 @@ host may cache them forever and a changed stylesheet is never served stale.
 from __future__ import annotations
 
 import hashlib
+import os
 import posixpath
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -41,29 +42,49 @@ def builtin_folder(name: str) -> Path:
     raise FileNotFoundError(f"site-builder's built-in {name}/ folder is missing from {package}")
 
 
+# Compiled templates of this process, shared by every Theme (see _CompiledTemplates).
+_IN_MEMORY: dict[str, bytes] = {}
+# Where compiled templates are kept between processes, under the archive's cache folder.
+COMPILED_FOLDER = Path(".site-builder") / "cache" / "templates"
+
+
 class _CompiledTemplates(jinja2.BytecodeCache):
-    """Compiled templates, by template file and source checksum, for the life of the process.
+    """Compiled templates, by template file and source checksum: in memory for the life of
+    the process, and in `folder` (the archive's cache) for the builds after it.
 
     `serve` renders a page or two with a new `Theme` after every save, and compiling a page's
-    template and those it extends costs more than rendering it. Jinja checks each entry's
-    checksum against the template's source, so an edited template is compiled again. Every
-    `Theme` builds its environment with the same settings, which is what sharing compiled
-    code between environments needs.
+    template and those it extends costs more than rendering it; every `build` is a new process
+    that would compile them all again (a tenth of a second, as much as rendering a hundred
+    small pages). Jinja checks each entry's checksum against the template's source and its
+    own format version, so an edited template or another Jinja compiles again. Every `Theme`
+    builds its environment with the same settings, which is what sharing compiled code needs.
     """
 
-    def __init__(self) -> None:
-        self._code: dict[str, bytes] = {}
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        code = self._code.get(bucket.key)
+        code = _IN_MEMORY.get(bucket.key)
+        if code is None and self.folder is not None:
+            try:
+                code = (self.folder / bucket.key).read_bytes()
+            except OSError:  # not compiled yet, or the cache was deleted: compile
+                code = None
         if code is not None:
             bucket.bytecode_from_string(code)
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self._code[bucket.key] = bucket.bytecode_to_string()
-
-
-_COMPILED = _CompiledTemplates()
+        code = bucket.bytecode_to_string()
+        _IN_MEMORY[bucket.key] = code
+        if self.folder is None:
+            return
+        try:  # written beside and renamed: a concurrent build never reads half a file
+            self.folder.mkdir(parents=True, exist_ok=True)
+            partial = self.folder / f".{bucket.key}.{os.getpid()}"
+            partial.write_bytes(code)
+            partial.replace(self.folder / bucket.key)
+        except OSError:  # a cache that cannot be written only costs the next build time
+            pass
 
 
 @dataclass(frozen=True)
@@ -86,7 +107,7 @@ class Theme:
             keep_trailing_newline=True,
             auto_reload=False,
             undefined=jinja2.StrictUndefined,
-            bytecode_cache=_COMPILED,
+            bytecode_cache=_CompiledTemplates(self.root / COMPILED_FOLDER),
         )
         environment.filters["inline_code"] = inline_code
         return environment
