@@ -19,13 +19,15 @@ from urllib.parse import unquote, urlsplit
 
 from site_builder import gfm
 
-# In cmark-gfm's HTML with source positions: a link or image tag (the renderer's own, or raw
-# HTML as the author wrote it, quoted or not), and the first and last line of a block.
-_LINK_TAG = re.compile(r"""<(?:a|img)\b(?:[^>"']|"[^"]*"|'[^']*')*>""", re.IGNORECASE)
-_SOURCEPOS_ATTRIBUTE = 'data-sourcepos="'
-_SOURCEPOS = re.compile(r'data-sourcepos="(\d+):\d+-(\d+):\d+"')
+# In cmark-gfm's HTML with source positions: where a link or image tag starts (the renderer's
+# own, or raw HTML as the author wrote it), its target, and the first and last line of a block.
+# A tag ends at the next `>`; one left open runs to the end, where the scan stops (possessive,
+# so no start is ever read twice, however garbled raw HTML blocks are).
+_LINK_TAG = re.compile(r"<(?:a|img)\b[^>]*+(?:>|\Z)", re.IGNORECASE)
 _TARGET = re.compile(r"""\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""",
                      re.IGNORECASE)
+_SOURCEPOS_ATTRIBUTE = 'data-sourcepos="'
+_SOURCEPOS = re.compile(r'data-sourcepos="(\d+):\d+-(\d+):\d+"')
 # Searches for where a link was written that may fail, per body: each failure reads to the
 # end of its block, so a hostile body of unfindable links stays linear.
 _MISSES = 64
@@ -69,18 +71,19 @@ class _Placer:
     def links(self, rendered: str) -> Iterator[BodyLink]:
         end, at = len(self.body), 0
         looked = 0  # the block of every link before this offset of `rendered` is known
-        for match in _LINK_TAG.finditer(rendered):
+        for tag in _LINK_TAG.finditer(rendered):
+            start = tag.start()
+            match = _TARGET.search(tag.group(0))
+            written = (match.group(1) or match.group(2) or match.group(3)) if match else None
+            if not written:
+                continue  # `[a]()`, or `<a>` without a target: nothing to check or rewrite
             # The block a link is in: the last source position written before it, looked for
             # only since the previous link (so the whole scan reads `rendered` once).
-            block = rendered.rfind(_SOURCEPOS_ATTRIBUTE, looked, match.start())
-            looked = match.start()
+            block = rendered.rfind(_SOURCEPOS_ATTRIBUTE, looked, start)
+            looked = start
             if block >= 0 and (position := _SOURCEPOS.match(rendered, block)) is not None:
                 at = self.starts[int(position.group(1)) - 1]
                 end = self.starts[min(int(position.group(2)), len(self.starts) - 1)]
-            target_match = _TARGET.search(match.group(0))
-            if target_match is None:
-                continue
-            written = next(g for g in target_match.groups() if g is not None)
             target = html.unescape(written)
             if not target:
                 continue

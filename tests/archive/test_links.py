@@ -73,3 +73,11 @@ def test_relative_targets_resolve_against_the_linking_file() -> None:
     assert local_path(source, "../rfc/0001-z.md#part") == Path("/a/content/sre/rfc/0001-z.md")
     assert local_path(source, "0001-x%20y.md") == Path("/a/content/sre/adr/0001-x y.md")
     assert split_target("../x.md?raw=1#part") == ("../x.md", "?raw=1#part")
+
+
+def test_garbled_raw_html_is_read_once() -> None:
+    # An HTML block passes through as written: 50,000 tag openings that never close, which
+    # a scan restarting at each `<a` would read 50,000 times over.
+    assert body_links("<div>\n" + "<a " * 50_000 + "\n") == ()
+    assert body_links('<div>\n<a title="x" href="0001-x.md">x</a>\n') == (
+        BodyLink("0001-x.md", 2),)
