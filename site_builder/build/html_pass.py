@@ -26,11 +26,11 @@ ALERTS = ("note", "tip", "important", "warning", "caution")
 _TOKEN = re.compile(
     r"<h(?P<level>[1-6])(?P<hattrs>(?:\s[^>]*)?)>(?P<inner>.*?)</h(?P=level)>"
     r'|<pre><code class="language-(?P<lang>[^"\s]+)">(?P<code>.*?)</code></pre>'
-    r'|<(?P<tag>a|img)\s(?P<attrs>(?:[^>"]|"[^"]*")*)>'
+    r'|<(?P<tag>a|img)\s(?P<attrs>(?:[^>"]++|"[^"]*+")*+)>'
     r"|<blockquote>\s*<p>\[!(?P<alert>" + "|".join(ALERTS) + r")\][ \t]*(?P<rest>\n|</p>\s*)"
     r'|<(?P<cell>t[dh]) align="(?P<align>left|center|right)">',
     re.DOTALL | re.IGNORECASE)
-_LINK_TAG = re.compile(r'<(a|img)\s((?:[^>"]|"[^"]*")*)>', re.IGNORECASE)
+_LINK_TAG = re.compile(r'<(a|img)\s((?:[^>"]++|"[^"]*+")*+)>', re.IGNORECASE)
 
 
 def finish(rendered: str, origin: Origin, resolve: LinkResolver,
