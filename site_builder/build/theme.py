@@ -65,7 +65,11 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         code = _IN_MEMORY.get(bucket.key)
-        if code is None and self.folder is not None:
+        if code is not None:
+            # Compiled for another archive in this process: this archive's cache gets it too.
+            if self.folder is not None and not (self.folder / bucket.key).is_file():
+                self._keep(bucket.key, code)
+        elif self.folder is not None:
             try:
                 code = (self.folder / bucket.key).read_bytes()
             except OSError:  # not compiled yet, or the cache was deleted: compile
@@ -76,13 +80,16 @@ class _CompiledTemplates(jinja2.BytecodeCache):
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         code = bucket.bytecode_to_string()
         _IN_MEMORY[bucket.key] = code
-        if self.folder is None:
-            return
+        if self.folder is not None:
+            self._keep(bucket.key, code)
+
+    def _keep(self, key: str, code: bytes) -> None:
+        assert self.folder is not None
         try:  # written beside and renamed: a concurrent build never reads half a file
             self.folder.mkdir(parents=True, exist_ok=True)
-            partial = self.folder / f".{bucket.key}.{os.getpid()}"
+            partial = self.folder / f".{key}.{os.getpid()}"
             partial.write_bytes(code)
-            partial.replace(self.folder / bucket.key)
+            partial.replace(self.folder / key)
         except OSError:  # a cache that cannot be written only costs the next build time
             pass
 

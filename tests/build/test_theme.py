@@ -4,6 +4,7 @@ template files are found."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import jinja2
@@ -98,6 +99,8 @@ def test_compiled_templates_are_kept_for_the_next_build(
         site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build_site(site_root, jobs=1)
     folder = site_root / theme_module.COMPILED_FOLDER
+    shutil.rmtree(folder)  # compiled already in this process: the next build keeps them again
+    build_site(site_root, jobs=1, force=True)
     kept = sorted(p.name for p in folder.iterdir())
     assert kept and not any(name.startswith(".") for name in kept)  # no half-written files
     monkeypatch.setattr(theme_module, "_IN_MEMORY", {})  # as in a new process
