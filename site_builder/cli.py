@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from site_builder import __version__, contract, query
 from site_builder.adopt import adopt
@@ -24,8 +25,6 @@ from site_builder.archive.findings import (
     github_annotation,
     has_errors,
 )
-from site_builder.archive.loader import load_archive
-from site_builder.authoring import NewRecordError, new_record
 from site_builder.build import command as build_command
 from site_builder.build import graph_command
 from site_builder.config import CONFIG_FILE, SiteConfig, load_config
@@ -36,6 +35,13 @@ from site_builder.scaffold import ScaffoldError, init_archive
 from site_builder.serve.command import register as register_serve
 from site_builder.source_formats import FORMATS
 from site_builder.sources.command import register as register_sources
+
+if TYPE_CHECKING:
+    from site_builder.archive.archive import Archive
+    from site_builder.config import SiteConfig
+
+# Each command imports what it needs when it runs: `--help` and `build` never load the
+# query engine, the MCP client or the live preview.
 
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
@@ -51,6 +57,7 @@ def fail(message: str) -> None:
 
 def find_root(given: str | None) -> Path:
     """The archive folder: `--root`, else the nearest folder holding site.yml, from here up."""
+
     if given is not None:
         root = Path(given)
         if not (root / CONFIG_FILE).is_file():
@@ -72,6 +79,8 @@ def report(findings: Sequence[Finding], stream=None) -> None:
 
 def load_config_or_fail(root: Path) -> SiteConfig:
     """The config; raises SystemExit(1) after printing its problems when it has errors."""
+    from site_builder.config import load_config
+
     config, findings = load_config(root)
     if config is None or has_errors(findings):
         report(findings)
@@ -81,6 +90,8 @@ def load_config_or_fail(root: Path) -> SiteConfig:
 
 def load_for_queries(root: Path) -> Archive:
     """The archive for `search` and `show`: every readable record, like the MCP server."""
+    from site_builder.archive.loader import load_archive
+
     archive = load_archive(root, config=load_config_or_fail(root))
     return archive
 
@@ -171,6 +182,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    from site_builder.authoring import NewRecordError, new_record
+
     config = load_config_or_fail(find_root(args.root))
     foreign = next((s for s in config.sources if s.format and s.project == args.project), None)
     if foreign is not None:
@@ -191,6 +204,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Print every problem; text goes to stderr (they are errors), json and github to stdout."""
+    from site_builder.archive.loader import load_archive
+
     archive = load_archive(find_root(args.root))
     findings = list(archive.findings)
     if args.strict:
@@ -372,3 +387,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return OK
+    except Exception as exc:
+        code = _known_failure(exc)
+        if code is None:
+            raise
+        fail(str(exc))
+        return code
+
+
+def _known_failure(exc: Exception) -> int | None:
+    """The exit code for a failure a command reports in one line, or None for a bug.
+
+    Imported here, when one happened: neither module is loaded by commands that never
+    query or read a published site."""
+    from site_builder.mcp.source import SourceError
+    from site_builder.query import QueryError
+
+    if isinstance(exc, QueryError):
+        return USAGE
+    if isinstance(exc, SourceError):  # a published site (--url) that could not be read
+        return ARCHIVE_ERRORS
+    return None

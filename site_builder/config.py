@@ -30,6 +30,8 @@ _SITE_KEYS = SITE.names
 _STATUS_KEYS = STATUS.names
 _FIELD_KEYS = FIELD.names
 _SOURCE_KEYS = SOURCE.names
+# The body renderers `markdown:` may name (site_builder/build/renderers.py), default first.
+MARKDOWN_RENDERERS = ("gfm", "python-markdown")
 _SOURCE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -158,6 +160,7 @@ class SiteConfig:
         if self.edit_url and "{path}" in self.edit_url:
             return self.edit_url.split("{path}", 1)[0].replace("/edit/", "/blob/")
         return None
+    markdown: str = MARKDOWN_RENDERERS[0]
 
     @property
     def path(self) -> Path:
@@ -419,6 +422,16 @@ def _required_approvals(data: dict[str, Any], checker: _Checker) -> int | None:
 _NOT_IN_ADDRESS = re.compile(r"[\s<>\"'`\\{}|^]")
 
 
+def _markdown(data: dict[str, Any], checker: _Checker) -> str:
+    """The body renderer site.yml names (`gfm` unless it says otherwise)."""
+    name = _string(data, "markdown", checker, MARKDOWN_RENDERERS[0]) or MARKDOWN_RENDERERS[0]
+    if name not in MARKDOWN_RENDERERS:
+        checker.error(f"'markdown' must be one of {', '.join(MARKDOWN_RENDERERS)}, not "
+                      f"{name!r}", "markdown")
+        return MARKDOWN_RENDERERS[0]
+    return name
+
+
 def _base(data: dict[str, Any], checker: _Checker) -> str:
     """`base` as `/` or `/sub/path/`, however it was written."""
     base = (_string(data, "base", checker, SITE.default("base")) or "/").strip("/")
@@ -476,6 +489,7 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
         required_approvals=_required_approvals(data, checker),
         sources=_parse_sources(data.get("sources"), checker),
         repo_url=_string(data, "repo_url", checker, None),
+        markdown=_markdown(data, checker),
     )
     names = {status.name for status in config.statuses}
     for spec in config.sources:

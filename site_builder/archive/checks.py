@@ -12,6 +12,7 @@ from pathlib import Path
 
 from site_builder.archive import attachments, template
 from site_builder.archive.archive import Archive, lookup_key, lookup_keys
+from site_builder.archive.body_limits import python_markdown_refusal
 from site_builder.archive.findings import Finding
 from site_builder.archive.formats import is_record_name
 from site_builder.archive.links import escapes, is_local, local_path
@@ -41,11 +42,17 @@ def record_checks(archive: Archive, records: Iterable[Record]) -> list[Finding]:
     findings: list[Finding] = []
     content = _content_folders(archive)
     broken = _unreadable(archive)
+    python_markdown = archive.config.markdown == "python-markdown"
     for record in records:
         findings.extend(_references(archive, record, broken))
         findings.extend(_links(archive, record, content, broken))
         findings.extend(_placeholders(record))
         findings.extend(_affects(record))
+        problem = python_markdown_refusal(record.body) if python_markdown else None
+        if problem:
+            findings.append(Finding(record.path, record.body_line, "error",
+                                    f"Python-Markdown cannot render {problem} in bounded "
+                                    "time; simplify the body or set 'markdown: gfm'"))
     return findings
 
 

@@ -6,28 +6,32 @@ page URLs, and both resolve a link the same way, here.
 
 from __future__ import annotations
 
+import html
 import os
 import re
+from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from site_builder import gfm
 from site_builder.confined import inside
 
-# A line opening or closing a fence: up to three spaces, then ``` or ~~~ (or more). The `\n`
-# before it gives the pattern a literal to scan for; the first line is tried on its own.
-_FENCE_LINE = re.compile(r"\n[ ]{0,3}(`{3,}|~{3,})")
-_FENCE_FIRST = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
-_BACKTICKS = re.compile(r"`+")
-# An inline link or image on one line (starting with a literal `[` keeps the scan fast), and a
-# reference definition `[label]: target` (`[^1]: text` is a footnote, not a link).
-# The target is group 1 when written in <angle brackets> (which allow spaces), else group 2.
-_INLINE_LINK = re.compile(
-    r"\[(?:[^\]\\\n]|\\.)*\]\([ \t]*(?:<([^>\n]+)>|([^)\s<>]+))(?:[ \t]+[\"'(][^)\n]*)?[ \t]*\)")
-_REF_DEF = re.compile(r"^[ \t]{0,3}\[(?!\^)[^\]\n]+\]:[ \t]*(?:<([^>\n]+)>|([^\s<>]+))(?:[ \t]|$)",
-                      re.MULTILINE)
-_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+# In cmark-gfm's HTML with source positions: where a link or image tag starts (the renderer's
+# own, or raw HTML as the author wrote it), its target, and the first and last line of a block.
+# A tag ends at the next `>`; one left open runs to the end, where the scan stops (possessive,
+# so no start is ever read twice, however garbled raw HTML blocks are).
+_LINK_TAG = re.compile(r"<(?:a|img)\b[^>]*+(?:>|\Z)", re.IGNORECASE)
+_TARGET = re.compile(r"""\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""",
+                     re.IGNORECASE)
+_SOURCEPOS_ATTRIBUTE = 'data-sourcepos="'
+_SOURCEPOS = re.compile(r'data-sourcepos="(\d+):\d+-(\d+):\d+"')
+# Searches for where a link was written that may fail, per body: each failure reads to the
+# end of its block, so a hostile body of unfindable links stays linear.
+_MISSES = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,102 +44,71 @@ class BodyLink:
 
 @lru_cache(maxsize=16384)
 def body_links(body: str) -> tuple[BodyLink, ...]:
-    """Every inline link, image and reference definition outside code blocks and code spans.
+    """Every link and image of `body` as cmark-gfm parses it (the parse the build renders),
+    with raw HTML `href`/`src`: never inside code, references resolved, targets as the
+    renderer writes them (`%20` for a space, which `split_target` decodes).
 
-    One regular expression finds the candidates in the whole body; only the lines that hold
-    one are then looked at. Cached by body: a reloaded archive keeps its unchanged records,
-    and with them the same body strings, whose hash Python keeps, so asking again is free.
+    Each is placed at the line where its target is written, looked for from the start of the
+    block cmark-gfm reports it in (a reference link: from the top, where it is defined).
+    Linear in the length of `body`. Cached by body: a reloaded archive keeps its unchanged
+    records, and with them the same body strings, whose hash Python keeps.
     """
-    if "](" not in body and "]:" not in body:
+    if "](" not in body and "]:" not in body and "<" not in body:
         return ()
-    matches = list(_INLINE_LINK.finditer(body))
-    if "]:" in body:
-        matches = sorted([*matches, *_REF_DEF.finditer(body)], key=lambda m: m.start())
-    if not matches:
+    rendered = gfm.to_html(body, sourcepos=True)
+    if "<a" not in rendered and "<img" not in rendered and "<A" not in rendered:
         return ()
-    fences = _fences(body) if ("```" in body or "~~~" in body) else []
-    found: list[BodyLink] = []
-    line, counted = 1, 0
-    for match in matches:
-        at = match.start()
-        line += body.count("\n", counted, at)
-        counted = at
-        start = body.rfind("\n", 0, at) + 1
-        if (_inside_any(fences, at) or _in_code_span(body, start, at)
-                or _indented_code(body, start, line)):
-            continue
-        found.append(BodyLink(match.group(1) or match.group(2), line))
-    return tuple(found)
+    return tuple(_Placer(body).links(rendered))
 
 
-def _fences(body: str) -> list[tuple[int, int]]:
-    """The (start, end) offsets of fenced code blocks, fence lines included."""
-    openers = list(_FENCE_LINE.finditer(body))
-    first = _FENCE_FIRST.match(body)
-    runs = [(first.start(1), first.group(1))] if first else []
-    runs += [(m.start(1), m.group(1)) for m in openers]
-    blocks: list[tuple[int, int]] = []
-    fence: str | None = None
-    opened = 0
-    for at, marker in runs:
-        if fence is None:
-            fence, opened = marker[0] * len(marker), at
-        elif marker.startswith(fence):
-            end = body.find("\n", at)
-            blocks.append((opened, len(body) if end == -1 else end))
-            fence = None
-    if fence is not None:  # an unclosed fence runs to the end
-        blocks.append((opened, len(body)))
-    return blocks
+class _Placer:
+    """Finds the line each link of one body was written on."""
 
+    def __init__(self, body: str) -> None:
+        self.body = body
+        self.starts = [0, *accumulate(len(line) + 1 for line in body.split("\n"))]
+        self.misses = 0
 
-def _inside_any(blocks: list[tuple[int, int]], at: int) -> bool:
-    return any(start <= at <= end for start, end in blocks)
+    def links(self, rendered: str) -> Iterator[BodyLink]:
+        end, at = len(self.body), 0
+        looked = 0  # the block of every link before this offset of `rendered` is known
+        for tag in _LINK_TAG.finditer(rendered):
+            start = tag.start()
+            match = _TARGET.search(tag.group(0))
+            written = (match.group(1) or match.group(2) or match.group(3)) if match else None
+            if not written:
+                continue  # `[a]()`, or `<a>` without a target: nothing to check or rewrite
+            # The block a link is in: the last source position written before it, looked for
+            # only since the previous link (so the whole scan reads `rendered` once).
+            block = rendered.rfind(_SOURCEPOS_ATTRIBUTE, looked, start)
+            looked = start
+            if block >= 0 and (position := _SOURCEPOS.match(rendered, block)) is not None:
+                at = self.starts[int(position.group(1)) - 1]
+                end = self.starts[min(int(position.group(2)), len(self.starts) - 1)]
+            target = html.unescape(written)
+            if not target:
+                continue
+            found = self._find(target, at, end)
+            if found is None and self.misses < _MISSES:
+                found = self._find(target, 0, len(self.body))  # a reference definition
+            if found is None:
+                yield BodyLink(target, bisect_right(self.starts, at))
+                continue
+            written, offset = found
+            if at <= offset < end:
+                at = offset + 1
+            yield BodyLink(written, bisect_right(self.starts, offset))
 
-
-def _in_code_span(body: str, start: int, at: int) -> bool:
-    """True when offset `at` lies inside a `code span` of the line starting at `start`."""
-    end = body.find("\n", at)
-    text = body[start:] if end == -1 else body[start:end]
-    if "`" not in text:
-        return False
-    column = at - start
-    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
-    index = 0
-    while index < len(runs):
-        opening = runs[index]
-        width = opening[1] - opening[0]
-        closing = next((j for j in range(index + 1, len(runs))
-                        if runs[j][1] - runs[j][0] == width), None)
-        if closing is None:  # an unmatched run is literal backticks
-            index += 1
-            continue
-        if opening[0] <= column < runs[closing][1]:
-            return True
-        index = closing + 1
-    return False
-
-
-def _indented_code(body: str, start: int, line: int) -> bool:
-    """True when the line starting at offset `start` (line number `line`) is indented code.
-
-    A line indented by four spaces or a tab is code unless it continues a paragraph or
-    belongs to a list item (nested list content is indented the same way).
-    """
-    if not body.startswith(("    ", "\t"), start):
-        return False
-    lines = body.split("\n", line - 1)[:line - 1]
-    blank_between = False
-    for above in reversed(lines):
-        if not above.strip():
-            blank_between = True
-            continue
-        if above.startswith(("    ", "\t")):
-            continue
-        if _LIST_ITEM.match(above):
-            return False
-        return blank_between or above.lstrip().startswith(("#", "```", "~~~"))
-    return True
+    def _find(self, target: str, start: int, end: int) -> tuple[str, int] | None:
+        """The target as written (percent-encoded or not) and its offset in the body."""
+        if self.misses >= _MISSES:
+            return None
+        for written in dict.fromkeys((target, unquote(target))):
+            found = self.body.find(written, start, end)
+            if found >= 0:
+                return written, found
+        self.misses += 1
+        return None
 
 
 def is_local(target: str) -> bool:

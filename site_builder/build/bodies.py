@@ -14,6 +14,7 @@ which stores it and hands it to its record page; pages read bodies back one at a
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import metadata
@@ -21,9 +22,6 @@ from pathlib import Path
 
 import site_builder
 from site_builder.archive.archive import Archive
-from site_builder.build import diagrams, headings, inline_triggers
-from site_builder.build import links as links_module
-from site_builder.build import markdown as markdown_module
 from site_builder.build.body_cache import BodyCache
 from site_builder.build.links import Origin, SourceLinks, Table
 from site_builder.build.markdown import BodyRenderer, RenderedBody
@@ -31,8 +29,14 @@ from site_builder.build.parallel import Results, process_map
 from site_builder.build.theme import builtin_folder
 from site_builder.build.urls import Urls
 
-CACHE_FORMAT = "1"
-_RENDERER_PACKAGES = ("markdown", "pygments", "pymdown-extensions", "nh3")
+CACHE_FORMAT = "2"
+_RENDERER_PACKAGES = ("cmarkgfm", "markdown", "pygments", "pymdown-extensions", "nh3")
+# Every module whose code shapes a rendered body: a change to any of them renders again.
+# Named, not imported: hashing Python-Markdown's extension must not import Python-Markdown.
+_RENDERING_MODULES = tuple(f"site_builder.{name}" for name in (
+    "gfm", "archive.body_limits", "build.renderers", "build.table_alignment", "build.sanitise",
+    "build.html_pass", "build.headings", "build.highlight", "build.links", "build.markdown",
+    "build.diagrams", "archive.attachments"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +48,9 @@ class BodyStats:
 
 
 def environment_key(archive: Archive) -> str:
-    """A hash of everything besides a record that shapes its rendered HTML."""
+    """A hash of everything besides a record that shapes its rendered HTML: the renderer
+    site.yml names (`markdown:`) is part of the config hashed here, so a body rendered by
+    one renderer is never taken for another's."""
     digest = hashlib.sha256()
     digest.update(f"{CACHE_FORMAT}\0{site_builder.__version__}\0".encode())
     for package in _RENDERER_PACKAGES:
@@ -52,8 +58,9 @@ def environment_key(archive: Archive) -> str:
             digest.update(f"{package}={metadata.version(package)}\0".encode())
         except metadata.PackageNotFoundError:
             digest.update(f"{package}=?\0".encode())
-    for module in (markdown_module, links_module, headings, inline_triggers, diagrams):
-        digest.update(Path(module.__file__ or "").read_bytes())
+    for module in _RENDERING_MODULES:
+        spec = importlib.util.find_spec(module)
+        digest.update(Path(spec.origin if spec and spec.origin else "").read_bytes())
     root = archive.config.root
     for folder in (builtin_folder("templates"), builtin_folder("theme"),
                    root / "templates", root / "theme"):
@@ -159,8 +166,8 @@ Job = tuple[str, str, str, str]
 class _Worker:
     """Renders jobs with one renderer."""
 
-    def __init__(self, table: Table) -> None:
-        self.renderer = BodyRenderer(SourceLinks(*table))
+    def __init__(self, table: Table, markdown: str) -> None:
+        self.renderer = BodyRenderer(SourceLinks(*table), markdown)
 
     def __call__(self, job: Job) -> tuple[str, RenderedBody]:
         record_id, page, path, body = job
@@ -171,9 +178,9 @@ class _Worker:
 _worker: _Worker | None = None
 
 
-def _start(table: Table) -> None:
+def _start(table: Table, markdown: str) -> None:
     global _worker
-    _worker = _Worker(table)
+    _worker = _Worker(table, markdown)
 
 
 def _render(job: Job) -> tuple[str, RenderedBody]:
@@ -192,15 +199,20 @@ def render_bodies(archive: Archive, cache: BodyCache | None,
     record pages ask for them.
     """
     links = SourceLinks.of(archive)
+    markdown = archive.config.markdown
+    loose = markdown != "gfm"
     keys: dict[str, str] = {}
     todo: list[Job] = []
     for record in archive.records:
         body = archive.body(record)
-        key = cache.key(record, body, links.signature(record, body)) if cache else record.id
+        key = (cache.key(record, body, links.signature(record, body, loose)) if cache
+               else record.id)
         keys[record.id] = key
         if cache is None or not cache.has(key):
             todo.append((record.id, Urls.record_page(record), str(record.path), body))
-    results = process_map(_render, todo, jobs, initializer=_start, initargs=(links.table,))
+    results = process_map(_render, todo, jobs, initializer=_start,
+                          initargs=(links.table, markdown),
+                          weight=sum(len(job[3]) for job in todo))
     bodies = RenderedBodies(keys, cache, {}, (job[0] for job in todo), results)
     return bodies, BodyStats(rendered=len(todo), cached=len(keys) - len(todo))
 
@@ -217,16 +229,18 @@ def update_bodies(archive: Archive, bodies: RenderedBodies,
     """
     cache = bodies._cache
     links = SourceLinks.of(archive)
+    markdown = archive.config.markdown
     keys = dict(bodies._keys)
     memory = dict(bodies._memory)
     renderer: BodyRenderer | None = None
     for record_id in record_ids:
         record = archive.by_id[record_id]
         body = archive.body(record)
-        key = cache.key(record, body, links.signature(record, body)) if cache else record_id
+        key = (cache.key(record, body, links.signature(record, body, markdown != "gfm"))
+               if cache else record_id)
         rendered = cache.load(key) if cache is not None else None
         if rendered is None:
-            renderer = renderer or BodyRenderer(links)
+            renderer = renderer or BodyRenderer(links, markdown)
             rendered = renderer.render(Origin.of(record), body)
             if cache is not None:
                 cache.store(key, rendered)

@@ -15,6 +15,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     # Imported here: the build machinery (Markdown, Jinja2, Pygments) takes a quarter of a
     # second to import, and every other command (the MCP server first) starts without it.
     from site_builder.build.output import OutputError
+    from site_builder.build.renderers import RenderRefused
     from site_builder.build.site import BuildRefused, UnsafeOutput, build_site
     from site_builder.cli import find_root, report
 
@@ -27,6 +28,11 @@ def cmd_build(args: argparse.Namespace) -> int:
         progress.clear()
         report(refused.findings)
         print(f"site-builder: {refused}", file=sys.stderr)
+        return ARCHIVE_ERRORS
+    except RenderRefused as refused:  # `path:line: error: why`, from a renderer's time limit
+        progress.clear()
+        print(refused, file=sys.stderr)
+        print("site-builder: the build stopped; nothing was changed", file=sys.stderr)
         return ARCHIVE_ERRORS
     except (UnsafeOutput, OutputError) as exc:
         progress.clear()

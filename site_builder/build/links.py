@@ -1,4 +1,4 @@
-"""Links in bodies between source files, rewritten for the HTML pages.
+"""Links in bodies between source files, rewritten in the rendered HTML for the pages.
 
 A link to another record's source (`../rfc/0001-x.md#options`) becomes a relative link to its
 page; a link to a file beside the records (`img/flow.png`) becomes a relative link to a copy
@@ -19,13 +19,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
-from xml.etree.ElementTree import Element
-
-from markdown import Extension, Markdown
-from markdown.postprocessors import Postprocessor
-from markdown.treeprocessors import Treeprocessor
 
 from site_builder.archive import attachments
 from site_builder.archive.archive import Archive
@@ -71,15 +65,12 @@ class Origin:
 
 LinkResolver = Callable[[Origin, str], Resolved | None]
 
-# `href`/`src` attributes in raw HTML, with the value in double or single quotes.
-_RAW_LINK = re.compile(r"""(\s(?:href|src)\s*=\s*)(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 # What a browser ignores around and inside a URL before it looks for a scheme (WHATWG URL:
 # leading and trailing C0 controls and spaces, and every tab and line break).
 _URL_NOISE = re.compile(r"[\t\n\r]")
 _C0_AND_SPACE = "".join(chr(code) for code in range(0x21))
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
-_MAY_LINK = re.compile(r"href|src", re.IGNORECASE)
 
 
 def safe_url(value: str) -> bool:
@@ -88,6 +79,11 @@ def safe_url(value: str) -> bool:
     however it is disguised with case, spaces, tabs or line breaks."""
     found = _SCHEME.match(_URL_NOISE.sub("", value).strip(_C0_AND_SPACE))
     return found is None or found.group(1).lower() in SAFE_SCHEMES
+
+
+# `](target` in any text: links Python-Markdown may find where cmark-gfm sees none (inside
+# an admonition's indented block). Bounded, so one scan stays linear on any input.
+_LOOSE_LINK = re.compile(r"\]\([ \t]{0,8}<?([^()\s<>]{1,2048})")
 
 
 def content_root(record: Record) -> Path:
@@ -174,13 +170,17 @@ class SourceLinks:
             return None if address is None else Resolved(address, suffix, external=True)
         return Resolved(published, suffix, asset=True)
 
-    def signature(self, record: Record, body: str) -> tuple[tuple[str, str], ...]:
+    def signature(self, record: Record, body: str, loose: bool = False,
+                  ) -> tuple[tuple[str, str], ...]:
         """How every local link of `record` resolves: part of its render-cache key, so a body
-        is rendered again when a record or file it links to appears, moves or goes."""
+        is rendered again when a record or file it links to appears, moves or goes.
+
+        The links are those cmark-gfm finds in `body` (raw HTML `href`/`src` included), the
+        parse the default renderer makes; `loose` adds every `](target` of the text, for a
+        renderer that may find links cmark-gfm does not."""
         targets = [link.target for link in record.links]
-        if "<" in body:  # raw HTML links (`<img src=…>`) are rewritten too
-            targets += [html.unescape(m.group(2) if m.group(2) is not None else m.group(3))
-                        for m in _RAW_LINK.finditer(body)]
+        if loose and "](" in body:
+            targets += [m.group(1) for m in _LOOSE_LINK.finditer(body)]
         origin = Origin.of(record)
         out = []
         for target in targets:
@@ -209,108 +209,40 @@ def table(archive: Archive) -> Table:
     return pages, flat, repository
 
 
-# ---- the Python-Markdown extension --------------------------------------------------------
+# ---- rewriting rendered HTML --------------------------------------------------------------
 
-class _Document:
-    """Per-document state: where the body being rendered comes from, and the assets its
-    links need."""
+class LinkRewriter:
+    """Rewrites the links of one body's HTML; `assets` collects, in order of first use, the
+    output paths of the files beside records it links to."""
 
-    def __init__(self) -> None:
-        self.origin: Origin | None = None
+    def __init__(self, resolve: LinkResolver, origin: Origin) -> None:
+        self.resolve = resolve
+        self.origin = origin
         self.assets: dict[str, None] = {}
 
-
-def _rewrite(resolve: LinkResolver, state: _Document, value: str) -> str | None:
-    if state.origin is None:
-        return None
-    resolved = resolve(state.origin, value)
-    if resolved is None:
-        return None
-    if resolved.external:
-        return resolved.path + resolved.suffix
-    if resolved.asset:
-        state.assets[resolved.path] = None
-    return Urls.relative(state.origin.page, resolved.path) + resolved.suffix
-
-
-class SourceLinkTreeprocessor(Treeprocessor):
-    """Rewrites `href` of links and `src` of images on the element tree."""
-
-    def __init__(self, md: Markdown, resolve: LinkResolver, state: _Document) -> None:
-        super().__init__(md)
-        self.resolve = resolve
-        self.state = state
-
-    def run(self, root: Element) -> None:
-        for element in root.iter():
-            for attribute in ("href", "src"):
-                value = element.get(attribute)
-                if value is None:
-                    continue
-                new = _rewrite(self.resolve, self.state, value) if value else None
-                if not safe_url(new if new is not None else value):
-                    del element.attrib[attribute]
-                elif new is not None:
-                    element.set(attribute, new)
-
-
-class RawHtmlLinkPostprocessor(Postprocessor):
-    """Rewrites `href`/`src` inside raw HTML the author wrote (`<img src="flow.png">`), which
-    Python-Markdown keeps out of the element tree until its own raw-HTML postprocessor."""
-
-    def __init__(self, md: Markdown, resolve: LinkResolver, state: _Document) -> None:
-        super().__init__(md)
-        self.resolve = resolve
-        self.state = state
-
-    def run(self, text: str) -> str:
-        stash = self.md.htmlStash.rawHtmlBlocks
-        for index, block in enumerate(stash):
-            if isinstance(block, str) and _MAY_LINK.search(block):
-                stash[index] = _RAW_LINK.sub(self._replace, block)
-        return text
-
-    def _replace(self, match: re.Match[str]) -> str:
-        written = html.unescape(match.group(2) if match.group(2) is not None
-                                else match.group(3))
-        new = _rewrite(self.resolve, self.state, written)
+    def tag(self, name: str, attributes: str) -> str:
+        """The `<a …>` or `<img …>` tag with its `href`/`src` pointing at the output; the
+        attribute is dropped when it would lead to a scheme other than http(s) or mailto."""
+        match = (_HREF if name == "a" else _SRC).search(attributes)
+        if match is None:
+            return f"<{name} {attributes}>"
+        written = html.unescape(match.group(1))
+        resolved = self.resolve(self.origin, written)
+        new = None
+        if resolved is not None and resolved.external:
+            new = resolved.path + resolved.suffix
+        elif resolved is not None:
+            if resolved.asset:
+                self.assets[resolved.path] = None
+            new = Urls.relative(self.origin.page, resolved.path) + resolved.suffix
         if not safe_url(new if new is not None else written):
-            return " "  # the attribute goes; the space keeps its neighbours apart
+            return f"<{name} {attributes[:match.start()]}{attributes[match.end():]}>"
         if new is None:
-            return match.group(0)
-        return f'{match.group(1)}"{html.escape(new, quote=True)}"'
+            return f"<{name} {attributes}>"
+        value = html.escape(new, quote=True)
+        return f"<{name} {attributes[:match.start(1)]}{value}{attributes[match.end(1):]}>"
 
 
-class SourceLinkExtension(Extension):
-    """Rewrites links between source files to page URLs, and collects linked assets.
-
-    Call `start(origin)` before converting a record's body and `finish()` after; `finish`
-    returns the output paths of the assets the body linked to, in order of first use.
-    """
-
-    def __init__(self, resolve: LinkResolver, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.resolve = resolve
-        self.state = _Document()
-
-    def extendMarkdown(self, md: Markdown) -> None:
-        md.registerExtension(self)
-        # After inline patterns (20) have made the links; before the toc (5) reads headings.
-        md.treeprocessors.register(
-            SourceLinkTreeprocessor(md, self.resolve, self.state), "source_links", 9)
-        # Before RawHtmlPostprocessor (30) puts stashed raw HTML back into the text.
-        md.postprocessors.register(
-            RawHtmlLinkPostprocessor(md, self.resolve, self.state), "source_links_raw", 35)
-
-    def reset(self) -> None:
-        self.state.origin = None
-        self.state.assets = {}
-
-    def start(self, origin: Origin) -> None:
-        self.state.origin = origin
-        self.state.assets = {}
-
-    def finish(self) -> tuple[str, ...]:
-        assets = tuple(self.state.assets)
-        self.reset()
-        return assets
+# After sanitising every attribute value is in double quotes.
+_HREF = re.compile(r'(?:^|\s)href="([^"]*)"')
+_SRC = re.compile(r'(?:^|\s)src="([^"]*)"')

@@ -18,9 +18,12 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
-# Below this many items, starting worker processes (about half a second each, to import
-# Markdown and Pygments) costs more than it saves.
+# Below this many items, or this much work (in the units of `weight`: characters of
+# Markdown for bodies), starting worker processes (a third of a second each, to import the
+# renderer, Pygments and nh3) costs more than it saves: cmark-gfm renders about 10 MB of
+# Markdown a second here, sanitising and highlighting included.
 PARALLEL_FROM = 200
+PARALLEL_WEIGHT = 6_000_000
 
 
 def default_jobs() -> int:
@@ -33,20 +36,22 @@ def default_jobs() -> int:
 
 def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None = None,
                 initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = (),
-                ) -> Results[R]:
+                weight: int | None = None) -> Results[R]:
     """`function(item)` for every item, in order, computed by `jobs` worker processes
     (default: one per CPU), each set up once by `initializer(*initargs)`.
 
     The workers start at once, before the first result is asked for, so the caller can do
     other work while they compute. `function` and `initializer` must be module-level
-    functions; items, `initargs` and results must pickle. With one job or fewer than
-    PARALLEL_FROM items, everything runs in this process instead, one item each time a
+    functions; items, `initargs` and results must pickle. With one job, fewer than
+    PARALLEL_FROM items or a `weight` (the work all items hold) under PARALLEL_WEIGHT,
+    everything runs in this process instead, one item each time a
     result is asked for. Results come in order as they arrive; an exception in a worker is
     raised here. Iterate to the end or `close()` the results: closing early stops the
     workers and drops the work not started yet.
     """
     jobs = jobs or default_jobs()
-    if jobs < 2 or len(items) < PARALLEL_FROM:
+    if (jobs < 2 or len(items) < PARALLEL_FROM
+            or (weight is not None and weight < PARALLEL_WEIGHT)):
         return Results(_in_this_process(function, items, initializer, initargs))
     # Small batches keep every worker busy to the end; batches at all keep the number of
     # messages between processes low.

@@ -25,6 +25,7 @@ import jinja2
 from jinja2.loaders import split_template_path
 
 import site_builder
+from site_builder.build.title_html import inline_code
 from site_builder.confined import MAX_RECORD_BYTES, Refused, inside, read_regular
 from site_builder.site_paths import ASSETS
 
@@ -52,29 +53,56 @@ def builtin_folder(name: str) -> Path:
     raise FileNotFoundError(f"site-builder's built-in {name}/ folder is missing from {package}")
 
 
+# Compiled templates of this process, shared by every Theme (see _CompiledTemplates).
+_IN_MEMORY: dict[str, bytes] = {}
+# Where compiled templates are kept between processes, under the archive's cache folder.
+COMPILED_FOLDER = Path(".site-builder") / "cache" / "templates"
+
+
 class _CompiledTemplates(jinja2.BytecodeCache):
-    """Compiled templates, by template file and source checksum, for the life of the process.
+    """Compiled templates, by template file and source checksum: in memory for the life of
+    the process, and in `folder` (the archive's cache) for the builds after it.
 
     `serve` renders a page or two with a new `Theme` after every save, and compiling a page's
-    template and those it extends costs more than rendering it. Jinja checks each entry's
-    checksum against the template's source, so an edited template is compiled again. Every
-    `Theme` builds its environment with the same settings, which is what sharing compiled
-    code between environments needs.
+    template and those it extends costs more than rendering it; every `build` is a new process
+    that would compile them all again (a tenth of a second, as much as rendering a hundred
+    small pages). Jinja checks each entry's checksum against the template's source and its
+    own format version, so an edited template or another Jinja compiles again. Every `Theme`
+    builds its environment with the same settings, which is what sharing compiled code needs.
     """
 
-    def __init__(self) -> None:
-        self._code: dict[str, bytes] = {}
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        code = self._code.get(bucket.key)
+        code = _IN_MEMORY.get(bucket.key)
+        if code is not None:
+            # Compiled for another archive in this process: this archive's cache gets it too.
+            if self.folder is not None and not (self.folder / bucket.key).is_file():
+                self._keep(bucket.key, code)
+        elif self.folder is not None:
+            try:
+                code = (self.folder / bucket.key).read_bytes()
+            except OSError:  # not compiled yet, or the cache was deleted: compile
+                code = None
         if code is not None:
             bucket.bytecode_from_string(code)
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self._code[bucket.key] = bucket.bytecode_to_string()
+        code = bucket.bytecode_to_string()
+        _IN_MEMORY[bucket.key] = code
+        if self.folder is not None:
+            self._keep(bucket.key, code)
 
-
-_COMPILED = _CompiledTemplates()
+    def _keep(self, key: str, code: bytes) -> None:
+        assert self.folder is not None
+        try:  # written beside and renamed: a concurrent build never reads half a file
+            self.folder.mkdir(parents=True, exist_ok=True)
+            partial = self.folder / f".{key}.{os.getpid()}"
+            partial.write_bytes(code)
+            partial.replace(self.folder / key)
+        except OSError:  # a cache that cannot be written only costs the next build time
+            pass
 
 
 class _ArchiveTemplates(jinja2.BaseLoader):
@@ -112,7 +140,7 @@ class Theme:
     @cached_property
     def environment(self) -> jinja2.Environment:
         """A Jinja2 environment with autoescaping on for every template, archive files first."""
-        return jinja2.Environment(
+        environment = jinja2.Environment(
             loader=jinja2.ChoiceLoader([
                 _ArchiveTemplates(self.root),
                 jinja2.FileSystemLoader(str(builtin_folder(TEMPLATES))),
@@ -123,8 +151,10 @@ class Theme:
             keep_trailing_newline=True,
             auto_reload=False,
             undefined=jinja2.StrictUndefined,
-            bytecode_cache=_COMPILED,
+            bytecode_cache=_CompiledTemplates(self.root / COMPILED_FOLDER),
         )
+        environment.filters["inline_code"] = inline_code
+        return environment
 
     def template(self, name: str) -> jinja2.Template:
         return self.environment.get_template(name)

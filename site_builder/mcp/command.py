@@ -13,8 +13,6 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from site_builder.mcp.source import log_to_stderr
-
 if TYPE_CHECKING:
     from site_builder.mcp.source import Source
 
@@ -48,6 +46,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _remote(args: argparse.Namespace) -> Source | int:
+    # Imported when the server starts: every other command's `--help` stays light.
     from site_builder.mcp.remote import (
         DEFAULT_TIMEOUT,
         DEFAULT_TTL,
@@ -55,6 +54,7 @@ def _remote(args: argparse.Namespace) -> Source | int:
         RemoteSource,
         site_url,
     )
+    from site_builder.mcp.source import log_to_stderr
 
     if args.root is not None:
         log_to_stderr("use either --root or --url, not both")
@@ -76,7 +76,7 @@ def _local(args: argparse.Namespace) -> Source | int:
     from site_builder.archive.findings import has_errors
     from site_builder.cli import UsageError, find_root
     from site_builder.config import load_config
-    from site_builder.mcp.source import LocalSource
+    from site_builder.mcp.source import LocalSource, log_to_stderr
 
     try:
         root = find_root(args.root)
@@ -105,6 +105,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     status."""
     from site_builder.mcp.envelope import hints_for
     from site_builder.mcp.server import Server
+    from site_builder.mcp.source import log_to_stderr
 
     if args.http is None and (args.token_file is not None or args.public):
         log_to_stderr("--token-file and --public go with --http")

@@ -16,13 +16,16 @@ import threading
 import time
 import webbrowser
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from site_builder.progress import ProgressLine
-from site_builder.serve.events import Broadcaster
-from site_builder.serve.preview import Preview, say
-from site_builder.serve.server import PreviewServer
-from site_builder.serve.store import SiteStore
-from site_builder.serve.watcher import ChangeKind, Layout, Watcher
+
+if TYPE_CHECKING:  # imported when `serve` runs: the CLI's other commands never load them
+    from site_builder.serve.events import Broadcaster
+    from site_builder.serve.preview import Preview
+    from site_builder.serve.server import PreviewServer
+    from site_builder.serve.store import SiteStore
+    from site_builder.serve.watcher import Watcher
 
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
 # Listings and agent files are written again once no change came for this long: an author
@@ -62,6 +65,7 @@ def bind(host: str, port: int, base: str, events: Broadcaster,
          store: SiteStore) -> PreviewServer:
     """The server, listening. Raises SystemExit(2) with one clear line when it cannot."""
     from site_builder.cli import fail
+    from site_builder.serve.server import PreviewServer
 
     try:
         return PreviewServer(host, port, store, base, events)
@@ -82,6 +86,10 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from site_builder.cli import find_root, load_config_or_fail
+    from site_builder.serve.events import Broadcaster
+    from site_builder.serve.preview import Preview, say
+    from site_builder.serve.store import SiteStore
+    from site_builder.serve.watcher import Layout, Watcher
 
     root = find_root(args.root)
     config = load_config_or_fail(root)
@@ -129,6 +137,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _loop(preview: Preview, watcher: Watcher, server: PreviewServer) -> None:
     """Rebuild on every settled batch of changes; once none came for QUIET seconds, write
     the stale files (listings and agent files), stopping as soon as a change comes."""
+    from site_builder.serve.watcher import ChangeKind
+
     last_change = time.monotonic()
     while True:
         wait = max(0.0, last_change + QUIET - time.monotonic()) if preview.stale else None

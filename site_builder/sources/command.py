@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from site_builder.sources.resolve import describe
-from site_builder.sources.update import SourceUpdate, update_sources
+if TYPE_CHECKING:  # imported when the command runs (git and the loader are not light)
+    from site_builder.sources.update import SourceUpdate
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -27,6 +28,8 @@ def cmd_update(args: argparse.Namespace) -> int:
     from site_builder import cli  # cli imports this module to register the command
 
     config = cli.load_config_or_fail(cli.find_root(args.root))
+    from site_builder.sources.update import update_sources
+
     updates = update_sources(config)
     if not updates:
         print("site-builder: site.yml has no repo: sources; nothing to fetch", file=sys.stderr)
@@ -47,6 +50,8 @@ def cmd_update(args: argparse.Namespace) -> int:
 
 def summary(update: SourceUpdate) -> str:
     """One line saying what a successful update did."""
+    from site_builder.sources.resolve import describe
+
     name = describe(update.spec)
     after = (update.after or "")[:12]
     if update.before is None:

@@ -28,11 +28,15 @@ Code span `[not a link](0097-span.md)` then [after the span](0003-after.md).
 Paragraph text
     [lazy continuation](0005-lazy.md)
 
+A [reference link][ref] and <a href="0006-raw.md">raw HTML</a>; [unused]: is text.
+
 [ref]: ../rfc/0001-ref.md "Reference title"
+[unused-def]: 0007-unused.md
 """
 
 
-def test_links_outside_code_with_their_lines() -> None:
+def test_links_as_the_renderer_parses_them_with_their_lines() -> None:
+    """What cmark-gfm renders as a link, nothing in code, no definition nobody uses."""
     assert body_links(BODY) == (
         BodyLink("../adr/0002-x.md", 1),
         BodyLink("img/p.png", 1),
@@ -41,7 +45,8 @@ def test_links_outside_code_with_their_lines() -> None:
         BodyLink("0003-after.md", 12),
         BodyLink("0004-nested.md", 17),
         BodyLink("0005-lazy.md", 20),
-        BodyLink("../rfc/0001-ref.md", 22),
+        BodyLink("../rfc/0001-ref.md", 24),  # where it is defined
+        BodyLink("0006-raw.md", 22),
     )
 
 
@@ -68,3 +73,11 @@ def test_relative_targets_resolve_against_the_linking_file() -> None:
     assert local_path(source, "../rfc/0001-z.md#part") == Path("/a/content/sre/rfc/0001-z.md")
     assert local_path(source, "0001-x%20y.md") == Path("/a/content/sre/adr/0001-x y.md")
     assert split_target("../x.md?raw=1#part") == ("../x.md", "?raw=1#part")
+
+
+def test_garbled_raw_html_is_read_once() -> None:
+    # An HTML block passes through as written: 50,000 tag openings that never close, which
+    # a scan restarting at each `<a` would read 50,000 times over.
+    assert body_links("<div>\n" + "<a " * 50_000 + "\n") == ()
+    assert body_links('<div>\n<a title="x" href="0001-x.md">x</a>\n') == (
+        BodyLink("0001-x.md", 2),)

@@ -20,7 +20,7 @@ def test_tables_tasks_strikethrough_and_footnotes(archive: Archive) -> None:
     assert '<input type="checkbox" disabled="" aria-label="not done"> open' in html
     assert "<del>struck</del>" in html
     assert "~5 ms" in html  # a lone tilde is prose, not a subscript
-    assert 'class="footnote"' in html and 'id="fn:1"' in html
+    assert 'class="footnotes"' in html and 'id="fn-1"' in html
 
 
 def test_fenced_code_is_highlighted_with_css_classes(archive: Archive) -> None:
@@ -71,7 +71,7 @@ def test_links_between_source_files_point_at_pages(archive: Archive) -> None:
 
 def test_files_beside_records_are_linked_where_the_build_copies_them(archive: Archive) -> None:
     body = render(archive, "platform/adr/3")
-    assert '<img alt="Schema" src="../img/schema.png" title="The schema">' in body.html
+    assert '<img src="../img/schema.png" alt="Schema" title="The schema">' in body.html
     assert '<img src="../img/schema.png" alt="raw schema" width="40">' in body.html
     assert body.assets == ("platform/adr/img/schema.png",)
 
@@ -105,3 +105,41 @@ def test_table_column_alignment_survives_as_a_class(archive: Archive) -> None:
     assert '<td class="align-center">b</td>' in html
     assert '<td class="align-right">1</td>' in html
     assert "style=" not in html and "align=" not in html
+
+
+MKDOCS_BODY = """\
+## Options {#choices}
+
+!!! note "Keep in mind"
+    An admonition with a [link](0001-use-postgres.md).
+
+Term
+:   Its definition.
+
+```python
+def f(): pass
+```
+"""
+
+
+def test_python_markdown_goes_through_the_same_html_pass(archive: Archive) -> None:
+    record = archive.get("platform/adr/3")
+    body = BodyRenderer(SourceLinks.of(archive), "python-markdown").render(record, MKDOCS_BODY)
+    assert body.toc == (TocEntry(2, "choices", "Options"),)  # attribute list, kept as id
+    assert '<div class="admonition note">' in body.html
+    assert '<a href="../0001-use-postgres/">link</a>' in body.html  # rewritten inside it
+    assert "<dl>" in body.html and "<dd>" in body.html
+    assert '<span class="k">def</span>' in body.html
+
+
+def test_gfm_alerts_are_callouts_and_the_rest_stays_quotes(archive: Archive) -> None:
+    html = render(archive, "platform/adr/2",
+                  "> [!TIP]\n> Use it.\n\n> [!NOTE] not alone on its line\n\n> plain\n").html
+    assert '<blockquote class="markdown-alert markdown-alert-tip">' in html
+    assert '<p class="markdown-alert-title">Tip</p>' in html
+    assert html.count("<blockquote>") == 2 and "[!NOTE] not alone" in html
+
+
+def test_mermaid_fences_stay_for_the_browser(archive: Archive) -> None:
+    html = render(archive, "platform/adr/2", "```mermaid\ngraph TD; A-->B\n```\n").html
+    assert '<pre><code class="language-mermaid">graph TD; A--&gt;B\n</code></pre>' in html

@@ -48,6 +48,12 @@ def test_little_work_stays_in_this_process() -> None:
 
 
 @pytest.mark.usefixtures("small_batches_in_parallel")
+def test_light_work_stays_in_this_process_however_many_items() -> None:
+    items = range(parallel.PARALLEL_FROM * 2)
+    results = list(process_map(_shifted, items, jobs=2, weight=parallel.PARALLEL_WEIGHT - 1))
+    assert {pid for _, pid in results} == {os.getpid()}
+
+
 def test_an_error_in_a_worker_is_raised_here() -> None:
     with pytest.raises(ValueError, match="record 150"):
         list(process_map(_fails_at_150, range(200), jobs=2))

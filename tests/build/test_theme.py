@@ -4,10 +4,14 @@ template files are found."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
+import jinja2
 import pytest
 
+from site_builder.build import theme as theme_module
+from site_builder.build.site import build_site
 from site_builder.build.theme import Theme, builtin_folder
 
 STYLESHEET = builtin_folder("theme") / "site.css"
@@ -88,3 +92,26 @@ def test_an_archive_theme_file_replaces_the_built_in_one(tmp_path: Path) -> None
     assert theme.theme_file("site.js") == b"// ours\n"
     assert theme.theme_file("site.css") == STYLESHEET.read_bytes()
     assert "extra.svg" in theme.published
+
+
+
+def test_compiled_templates_are_kept_for_the_next_build(
+        site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    build_site(site_root, jobs=1)
+    folder = site_root / theme_module.COMPILED_FOLDER
+    shutil.rmtree(folder)  # compiled already in this process: the next build keeps them again
+    build_site(site_root, jobs=1, force=True)
+    kept = sorted(p.name for p in folder.iterdir())
+    assert kept and not any(name.startswith(".") for name in kept)  # no half-written files
+    monkeypatch.setattr(theme_module, "_IN_MEMORY", {})  # as in a new process
+    compiled: list[str | None] = []
+    real = jinja2.Environment.compile
+
+    def counting(self: jinja2.Environment, source: str, name: str | None = None,
+                 *args: object, **kwargs: object) -> object:
+        compiled.append(name)
+        return real(self, source, name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    build_site(site_root, jobs=1, force=True)
+    assert compiled == []  # every template came from the cache folder
