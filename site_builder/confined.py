@@ -16,9 +16,10 @@ from pathlib import Path
 
 __all__ = ["MAX_RECORD_BYTES", "Refused", "inside", "kind_of", "read_regular"]
 
-# Real records are a few KB; hostile-text bodies of a few hundred KB must still build, so the
-# cap sits well above both and far below what would exhaust memory.
-MAX_RECORD_BYTES = 4 * 1024 * 1024
+# Real records are a few KB; the hostile-text inputs every renderer must survive reach 12.5 MB
+# (cmark-gfm's pathological "backticks"), so the cap sits above them and far below what would
+# exhaust memory.
+MAX_RECORD_BYTES = 16 * 1024 * 1024
 
 
 class Refused(Exception):

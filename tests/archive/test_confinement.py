@@ -108,12 +108,12 @@ def test_folders_that_link_out_are_errors_and_not_read(tmp_path, secret):
 def test_an_oversized_record_is_refused_at_its_file(tmp_path, monkeypatch):
     root = make_archive(tmp_path / "site")
     big = _record(root, "0002-big.md")
-    big.write_text(record_text("Big") + "x" * (4 * 1024 * 1024 + 1))
+    big.write_text(record_text("Big") + "x" * (16 * 1024 * 1024 + 1))
 
     archive = load_archive(root)
 
     [finding] = [f for f in archive.findings if f.path == big]
-    assert finding.line == 1 and "more than the 4,194,304 a record may hold" in finding.message
+    assert finding.line == 1 and "more than the 16,777,216 a record may hold" in finding.message
 
 
 @pytest.mark.parametrize("path", ["/", "/proc", "/etc", "/usr/share"])

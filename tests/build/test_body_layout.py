@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 from site_builder.build.site import build_site
-from tests.build.test_browser import CHROMIUM, CHROMIUM_ARGS
+from tests import browsers
 
 LONG_WORD = "Donaudampfschifffahrtsgesellschaftskapitän" * 4
 LONG_URL = "https://example.com/" + "very-long-path-segment-" * 12 + "end"
@@ -76,7 +76,7 @@ def record_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        chromium = browsers.launch(playwright)
         yield chromium
         chromium.close()
 

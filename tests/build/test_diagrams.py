@@ -22,8 +22,10 @@ def render(body: str) -> str:
 
 
 def test_a_mermaid_fence_stays_an_unhighlighted_code_block() -> None:
+    # As on GitHub, a fence whose info string is `mermaid` is a diagram (an attribute-list
+    # fence, `~~~ {.mermaid}`, was Python-Markdown's own syntax).
     html = render("Intro\n```mermaid\ngraph TD\n  A-->B & C\n  B -- \"x<y\" --> C\n```\n\n"
-                  "~~~ {.mermaid}\nflowchart LR\n  a --> b\n~~~\n\n```python\nx = 1\n```\n")
+                  "~~~mermaid\nflowchart LR\n  a --> b\n~~~\n\n```python\nx = 1\n```\n")
     assert ('<pre><code class="language-mermaid">graph TD\n  A--&gt;B &amp; C\n'
             '  B -- "x&lt;y" --&gt; C\n</code></pre>') in html
     assert '<pre><code class="language-mermaid">flowchart LR\n  a --&gt; b\n</code></pre>' in html
