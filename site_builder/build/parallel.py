@@ -12,7 +12,7 @@ import math
 import multiprocessing
 import os
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -21,6 +21,11 @@ R = TypeVar("R")
 # Below this many items, starting worker processes (about half a second each, to import
 # Markdown and Pygments) costs more than it saves.
 PARALLEL_FROM = 200
+
+
+class WorkersFailed(Exception):
+    """Worker processes could not start, or one stopped without an answer (killed, out of
+    memory); the message says which, in one line."""
 
 
 def default_jobs() -> int:
@@ -42,8 +47,9 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
     functions; items, `initargs` and results must pickle. With one job or fewer than
     PARALLEL_FROM items, everything runs in this process instead, one item each time a
     result is asked for. Results come in order as they arrive; an exception in a worker is
-    raised here. Iterate to the end or `close()` the results: closing early stops the
-    workers and drops the work not started yet.
+    raised here, and WorkersFailed when the workers cannot start or one dies (at once: a
+    broken pool is not waited on). Iterate to the end or `close()` the results: closing
+    early stops the workers and drops the work not started yet.
     """
     jobs = jobs or default_jobs()
     if jobs < 2 or len(items) < PARALLEL_FROM:
@@ -57,10 +63,22 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
                                initializer=initializer, initargs=initargs)
     try:
         results = pool.map(_run, batches)  # submits every batch now
-    except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException as error:
+        pool.shutdown(wait=False, cancel_futures=True)
+        if isinstance(error, (OSError, BrokenExecutor)):
+            raise WorkersFailed(_failed(error, started=False)) from None
         raise
     return Results((item for batch in results for item in batch), pool)
+
+
+def _failed(error: BaseException, started: bool) -> str:
+    if started:
+        what = "a render worker process stopped without an answer (killed, or out of memory?)"
+    else:
+        what = "render worker processes could not start"
+    if isinstance(error, OSError) and error.strerror:
+        what += f" ({error.strerror})"
+    return f"{what}; try again with --jobs 1 to render in this process"
 
 
 def _in_this_process(function: Callable[[T], R], items: Sequence[T],
@@ -77,20 +95,26 @@ class Results(Iterator[R]):
     def __init__(self, results: Iterator[R], pool: ProcessPoolExecutor | None = None) -> None:
         self._results = results
         self._pool = pool
+        self._taken = 0
 
     def __next__(self) -> R:
         try:
-            return next(self._results)
+            result = next(self._results)
+        except BrokenExecutor as error:
+            self.close(wait=False)  # the pool is broken: nothing is left to wait for
+            raise WorkersFailed(_failed(error, started=self._taken > 0)) from None
         except BaseException:  # the end, or a worker's exception: no work remains
             self.close()
             raise
+        self._taken += 1
+        return result
 
-    def close(self) -> None:
-        """Stop the workers (waiting for the batches they are in) and drop every result
-        not taken yet."""
+    def close(self, wait: bool = True) -> None:
+        """Stop the workers (waiting for the batches they are in, unless not `wait`) and
+        drop every result not taken yet."""
         self._results = iter(())
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool.shutdown(wait=wait, cancel_futures=True)
             self._pool = None
 
 
