@@ -26,6 +26,7 @@ import errno
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 try:
@@ -78,35 +79,39 @@ class Commit:
         """Put the old `target/rel` into the backup: hard-linked when `keep` (a file the next
         step replaces in place, so that readers never find it missing), else renamed."""
         folder = rel.rpartition("/")[0]
-        if folder not in self._backup_folders:
-            (self.backup / folder).mkdir(parents=True, exist_ok=True)
-            self._backup_folders.add(folder)
-        self._log("link" if keep else "move", rel)
-        if keep:
-            os.link(self.target / rel, self.backup / rel, follow_symlinks=False)
-        else:
-            os.rename(self.target / rel, self.backup / rel)
+        with _naming(self.target / rel):
+            if folder not in self._backup_folders:
+                (self.backup / folder).mkdir(parents=True, exist_ok=True)
+                self._backup_folders.add(folder)
+            self._log("link" if keep else "move", rel)
+            if keep:
+                os.link(self.target / rel, self.backup / rel, follow_symlinks=False)
+            else:
+                os.rename(self.target / rel, self.backup / rel)
         self.saved.add(rel)
 
     def place(self, rel: str) -> None:
         """Rename the staged `rel` into the output, replacing a file of that name."""
-        self._log("place", rel)
-        os.replace(self.stage / rel, self.target / rel)
+        with _naming(self.target / rel):
+            self._log("place", rel)
+            os.replace(self.stage / rel, self.target / rel)
 
     def mkdir(self, rel: str) -> None:
         """Create the folder `target/rel`."""
-        self._log("mkdir", rel)
-        os.mkdir(self.target / rel)
+        with _naming(self.target / rel):
+            self._log("mkdir", rel)
+            os.mkdir(self.target / rel)
 
     def rmdir(self, rel: str) -> bool:
         """Remove the folder `target/rel` if it is empty; returns whether it was removed."""
-        self._log("rmdir", rel)
-        try:
-            os.rmdir(self.target / rel)
-        except OSError as error:
-            if error.errno in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOENT):
-                return False
-            raise
+        with _naming(self.target / rel):
+            self._log("rmdir", rel)
+            try:
+                os.rmdir(self.target / rel)
+            except OSError as error:
+                if error.errno in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOENT):
+                    return False
+                raise
         return True
 
     def finish(self) -> None:
@@ -126,6 +131,16 @@ class Commit:
             if self._fd >= 0:
                 os.close(self._fd)
                 self._fd = -1
+
+
+@contextlib.contextmanager
+def _naming(path: Path) -> Iterator[None]:
+    """Re-raise an OSError as one naming `path`, the output path the step changes (not
+    the staging or backup path the call may have named)."""
+    try:
+        yield
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, str(path)) from error
 
 
 def recover(target: Path) -> int:
@@ -210,6 +225,9 @@ def _undo(step: str, rel: str, target: Path, stage: Path, backup: Path) -> None:
         saved = backup / rel
         if not os.path.lexists(saved):
             return
+        if step == "link" and os.path.lexists(path) and os.path.samestat(
+                os.lstat(path), os.lstat(saved)):
+            return  # never replaced: the old file is still in place
         if os.path.isdir(path) and not os.path.islink(path):
             os.rmdir(path)  # a folder this commit made, emptied by the steps undone before
         elif os.path.lexists(path) and os.path.isdir(saved) and not os.path.islink(saved):

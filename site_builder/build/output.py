@@ -69,6 +69,9 @@ class Output:
             self.target.parent.mkdir(parents=True, exist_ok=True)
             recover(self.target)
             self._fresh = not self.target.exists()
+            if not self._fresh and (self.target.is_symlink() or not self.target.is_dir()):
+                raise OutputError(f"{self.target} exists and is not a folder; not "
+                                  "replacing it")
             self.stage.mkdir()
         except JournalError as error:
             raise OutputError(str(error)) from None
@@ -107,7 +110,7 @@ class Output:
         try:
             write_file(self._stage(rel), content)
         except OSError as error:
-            raise refused(error) from None
+            raise self._refused(error, rel) from None
 
     def _write_chunks(self, rel: str, chunks: Iterable[bytes]) -> None:
         self._claim(rel)
@@ -124,7 +127,7 @@ class Output:
                     same = same and previous.read(len(chunk)) == chunk  # type: ignore[union-attr]
             same = same and previous.read(1) == b""  # type: ignore[union-attr]
         except OSError as error:
-            raise refused(error) from None
+            raise self._refused(error, rel) from None
         finally:
             if previous is not None:
                 previous.close()
@@ -145,9 +148,13 @@ class Output:
         try:
             shutil.copyfile(source, staged)
         except OSError as error:
-            if error.filename is not None and Path(error.filename) == staged:
-                raise refused(error) from None
-            raise
+            if error.filename is not None and Path(error.filename) == source:
+                raise
+            raise self._refused(error, rel) from None
+
+    def _refused(self, error: OSError, rel: str) -> OutputError:
+        """A refusal to stage `rel`, named as the output file it was staged for."""
+        return refused(OSError(error.errno, error.strerror, str(self.target / rel)))
 
     def _claim(self, rel: str) -> None:
         clean = posixpath.normpath(rel)
@@ -167,7 +174,7 @@ class Output:
             try:
                 (self.stage / folder).mkdir(parents=True, exist_ok=True)
             except OSError as error:
-                raise refused(error, "create") from None
+                raise self._refused(error, folder) from None
             while folder and folder not in self._folders:
                 self._folders.add(folder)
                 folder = posixpath.dirname(folder)
@@ -210,13 +217,15 @@ class Output:
             for folder in folders:  # deepest first
                 if os.path.isdir(self.target / folder):
                     step.rmdir(folder)
-        except OSError as error:
+        except BaseException as error:  # Ctrl-C too: the old site, not half of each
             try:
                 step.rollback()
             except JournalError as undo:
-                raise OutputError(f"cannot write {error.filename}: {error.strerror}; "
-                                  f"{undo}") from None
-            raise refused(error) from None
+                raise OutputError(f"cannot write {getattr(error, 'filename', '?')}: "
+                                  f"{getattr(error, 'strerror', error)}; {undo}") from None
+            if isinstance(error, OSError):
+                raise refused(error) from None
+            raise
         step.finish()
         return len(stale)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import multiprocessing.spawn
 import os
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
@@ -59,8 +60,17 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
     size = max(1, min(64, math.ceil(len(items) / (jobs * 8))))
     batches = [(function, list(items[start:start + size]))
                for start in range(0, len(items), size)]
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=initializer, initargs=initargs)
+    context = multiprocessing.get_context("spawn")
+    executable = os.fsdecode(multiprocessing.spawn.get_executable())
+    if not os.access(executable, os.X_OK):
+        # Found before any process or semaphore exists: nothing half-started to clean up.
+        raise WorkersFailed(_failed(OSError(f"{executable} is not an executable"),
+                                    started=False))
+    try:  # the pool starts a resource tracker process at once, the workers on submit
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                   initializer=initializer, initargs=initargs)
+    except OSError as error:
+        raise WorkersFailed(_failed(error, started=False)) from None
     try:
         results = pool.map(_run, batches)  # submits every batch now
     except BaseException as error:
@@ -76,8 +86,8 @@ def _failed(error: BaseException, started: bool) -> str:
         what = "a render worker process stopped without an answer (killed, or out of memory?)"
     else:
         what = "render worker processes could not start"
-    if isinstance(error, OSError) and error.strerror:
-        what += f" ({error.strerror})"
+    if isinstance(error, OSError):
+        what += f" ({error.strerror or error})"
     return f"{what}; try again with --jobs 1 to render in this process"
 
 
