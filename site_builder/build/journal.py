@@ -16,7 +16,7 @@ correct wherever the process stopped, also when an undo itself was interrupted.
 
 This protects against a process that stops (killed, crashed, out of memory), not against
 power loss: nothing is fsynced, because syncing every staged file would cost more than the
-build (build/adr/0024).
+build (build/adr/0025).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ no file-system writes at all (build/adr/0015).
 The commit writes each step into a journal before taking it (`journal.Commit`), so a commit
 the file system refuses halfway is undone at once, and one cut short by a `kill -9` is undone
 by the next build before it starts: the output is always the whole old or the whole new site
-once a build has run (build/adr/0024). Every file-system refusal is an `OutputError` naming
+once a build has run (build/adr/0025). Every file-system refusal is an `OutputError` naming
 the path.
 """
 
