@@ -85,7 +85,7 @@ class Commit:
                 self._backup_folders.add(folder)
             self._log("link" if keep else "move", rel)
             if keep:
-                os.link(self.target / rel, self.backup / rel, follow_symlinks=False)
+                os.link(self.target / rel, self.backup / rel)  # a regular file
             else:
                 os.rename(self.target / rel, self.backup / rel)
         self.saved.add(rel)

@@ -38,7 +38,8 @@ def refused(error: OSError, what: str = "write") -> OutputError:
     path = error.filename if error.filename is not None else "the output"
     reason = error.strerror or str(error)
     if error.errno == errno.EXDEV:
-        reason += " (the output folder and its parent are on different filesystems)"
+        reason += (" (the output folder and its parent, where the build is staged, are on "
+                   "different filesystems: build into a folder inside it)")
     return OutputError(f"cannot {what} {path}: {reason}; the previous output is unchanged")
 
 
@@ -204,9 +205,15 @@ class Output:
         """The journaled commit into an existing output; returns how many files it deleted."""
         try:
             stale, folders = _stale(self.target, self.written)
-            step = Commit(self.target, self.stage, self.backup, self.journal)
         except OSError as error:
             raise refused(error, "read") from None
+        if not self._staged and not stale:
+            shutil.rmtree(self.stage, ignore_errors=True)  # nothing to change: no journal
+            return 0
+        try:
+            step = Commit(self.target, self.stage, self.backup, self.journal)
+        except OSError as error:
+            raise refused(error, "create") from None
         try:
             ready: set[str] = set()
             for rel in self._staged:
@@ -298,14 +305,19 @@ def _stale(target: Path, written: set[str]) -> tuple[list[str], list[str]]:
     may be empty once they are gone, deepest first."""
     stale: list[str] = []
     emptied: list[str] = []
-    for folder, folders, files in os.walk(target, topdown=False):
+    may_empty: set[str] = set()
+    for folder, folders, files in os.walk(target, topdown=False):  # children first
         rel_folder = os.path.relpath(folder, target).replace(os.sep, "/")
         prefix = "" if rel_folder == "." else f"{rel_folder}/"
         gone = [prefix + name for name in files if prefix + name not in written]
-        stale.extend(gone)
         links = [prefix + name for name in folders
                  if os.path.islink(os.path.join(folder, name))]
+        stale.extend(gone)
         stale.extend(links)
-        if prefix and len(gone) == len(files):
-            emptied.append(rel_folder)  # rmdir tells whether subfolders emptied too
+        subfolders = [prefix + name for name in folders if prefix + name not in links]
+        # May end up empty: every file goes and every subfolder may end up empty. Whether
+        # it does (new files may arrive) is for rmdir to tell.
+        if prefix and len(gone) == len(files) and may_empty.issuperset(subfolders):
+            emptied.append(rel_folder)
+            may_empty.add(rel_folder)
     return stale, emptied

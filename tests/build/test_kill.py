@@ -142,7 +142,6 @@ def test_a_build_killed_at_any_moment_leaves_the_old_or_the_new_site(tmp_path: P
     # The kills reached the commit, and there recovery had real work to do.
     assert sum(in_commit for _, in_commit, _, _ in outcomes) >= 3, outcomes
     assert any(mixed for _, _, mixed, _ in outcomes), outcomes
-    assert {state for *_, state in outcomes} == {"A", "B"}, outcomes
 
     # The next real build (of B) over a killed one gives B.
     put_back(pristine / "_site", work / "_site")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import select
 import subprocess
 import sys
 import time
@@ -138,6 +139,8 @@ def test_a_second_build_waits_for_the_first_and_says_so(site_root: Path) -> None
                                    str(site_root), "--jobs", "1"],
                                   stderr=subprocess.PIPE, text=True)
         assert second.stderr is not None
+        ready, _, _ = select.select([second.stderr], [], [], 60)
+        assert ready, "the second build said nothing for 60 s"
         line = second.stderr.readline()
         assert line.startswith(f"site-builder: another build (process {os.getpid()}) "
                                f"holds {lock}; waiting")
