@@ -9,21 +9,29 @@ from pathlib import Path
 from site_builder.progress import ProgressLine
 
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
+FAILED = 1  # the output or the workers failed: the previous output is intact
 
 
 def cmd_build(args: argparse.Namespace) -> int:
     # Imported here: the build machinery (Markdown, Jinja2, Pygments) takes a quarter of a
     # second to import, and every other command (the MCP server first) starts without it.
     from site_builder.build.output import OutputError
+    from site_builder.build.parallel import WorkersFailed
     from site_builder.build.renderers import RenderRefused
     from site_builder.build.site import BuildRefused, UnsafeOutput, build_site
     from site_builder.cli import find_root, report
 
     root = find_root(args.root)
     progress = ProgressLine(sys.stderr)
+
+    def waiting(message: str) -> None:
+        progress.clear()
+        print(f"site-builder: {message}", file=sys.stderr, flush=True)
+
     try:
         result = build_site(root, output=Path(args.output) if args.output else None,
-                            jobs=args.jobs, progress=progress, force=args.force)
+                            jobs=args.jobs, progress=progress, force=args.force,
+                            waiting=waiting)
     except BuildRefused as refused:
         progress.clear()
         report(refused.findings)
@@ -34,10 +42,19 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(refused, file=sys.stderr)
         print("site-builder: the build stopped; nothing was changed", file=sys.stderr)
         return ARCHIVE_ERRORS
-    except (UnsafeOutput, OutputError) as exc:
+    except UnsafeOutput as exc:
         progress.clear()
         print(f"site-builder: {exc}", file=sys.stderr)
         return USAGE if args.output else ARCHIVE_ERRORS
+    except (OutputError, WorkersFailed) as exc:
+        progress.clear()
+        print(f"site-builder: {exc}", file=sys.stderr)
+        return FAILED
+    except OSError as exc:  # the cache or lock under .site-builder/, say: still one line
+        progress.clear()
+        where = exc.filename if exc.filename is not None else root
+        print(f"site-builder: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+        return FAILED
     progress.clear()
     report(result.warnings)
     print(result.summary(), file=sys.stderr)

@@ -6,12 +6,18 @@ that fails halfway leaves the previous output byte for byte as it was. Only file
 differ from the previous output are staged; `commit()` renames them into place and deletes the
 files the new build no longer writes. Unchanged files are never touched, so they keep their
 mtime (rsync, `serve` and static hosts see no change), and a rebuild that changes nothing does
-no file-system writes at all. Swapping whole trees instead would cost a hard link per file
-plus deleting the old tree, which on a busy disk took longer than the build (build/adr/0015).
+no file-system writes at all (build/adr/0015).
+
+The commit writes each step into a journal before taking it (`journal.Commit`), so a commit
+the file system refuses halfway is undone at once, and one cut short by a `kill -9` is undone
+by the next build before it starts: the output is always the whole old or the whole new site
+once a build has run (build/adr/0025). Every file-system refusal is an `OutputError` naming
+the path.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import posixpath
 import shutil
@@ -19,11 +25,22 @@ from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
-_STAGING = ".tmp-"
+from site_builder.build.journal import Commit, JournalError, recover, siblings
 
 
 class OutputError(Exception):
-    """The output folder cannot be written or swapped; the message says why."""
+    """The output folder cannot be written or swapped; the message names the path and says
+    why. The previous output is intact unless the message says otherwise."""
+
+
+def refused(error: OSError, what: str = "write") -> OutputError:
+    """An OutputError for a file-system refusal: one line naming the path."""
+    path = error.filename if error.filename is not None else "the output"
+    reason = error.strerror or str(error)
+    if error.errno == errno.EXDEV:
+        reason += (" (the output folder and its parent, where the build is staged, are on "
+                   "different filesystems: build into a folder inside it)")
+    return OutputError(f"cannot {what} {path}: {reason}; the previous output is unchanged")
 
 
 class Output:
@@ -35,7 +52,7 @@ class Output:
 
     def __init__(self, target: Path) -> None:
         self.target = Path(os.path.abspath(target))
-        self.stage = self.target.parent / f"{self.target.name}{_STAGING}{os.getpid()}"
+        self.stage, self.backup, self.journal = siblings(self.target, os.getpid())
         self.written: set[str] = set()
         self.changed = 0
         self.unchanged = 0
@@ -47,12 +64,24 @@ class Output:
         self._fresh = False
 
     def __enter__(self) -> Output:
-        self.target.parent.mkdir(parents=True, exist_ok=True)
-        self._fresh = not self.target.exists()
-        _remove_abandoned(self.target)
-        if self.stage.exists():
-            shutil.rmtree(self.stage)
-        self.stage.mkdir()
+        """Undo any commit a killed build left unfinished, then create the staging folder.
+        Raises OutputError when that cannot be done."""
+        try:
+            self.target.parent.mkdir(parents=True, exist_ok=True)
+            recover(self.target)
+            self._fresh = not self.target.exists()
+            if not self._fresh and (self.target.is_symlink() or not self.target.is_dir()):
+                raise OutputError(f"{self.target} exists and is not a folder; not "
+                                  "replacing it")
+            self.stage.mkdir()
+        except JournalError as error:
+            raise OutputError(str(error)) from None
+        except OSError as error:
+            raise refused(error, "create") from None
+        if not self._fresh and self.stage.stat().st_dev != self.target.stat().st_dev:
+            self.discard()
+            raise refused(OSError(errno.EXDEV, os.strerror(errno.EXDEV), str(self.target)),
+                          "build into")
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
@@ -79,7 +108,10 @@ class Output:
         if not self._fresh and _same_bytes(self.target / rel, content):
             self.unchanged += 1
             return
-        write_file(self._stage(rel), content)
+        try:
+            write_file(self._stage(rel), content)
+        except OSError as error:
+            raise self._refused(error, rel) from None
 
     def _write_chunks(self, rel: str, chunks: Iterable[bytes]) -> None:
         self._claim(rel)
@@ -95,6 +127,8 @@ class Output:
                     stream.write(chunk)
                     same = same and previous.read(len(chunk)) == chunk  # type: ignore[union-attr]
             same = same and previous.read(1) == b""  # type: ignore[union-attr]
+        except OSError as error:
+            raise self._refused(error, rel) from None
         finally:
             if previous is not None:
                 previous.close()
@@ -111,7 +145,17 @@ class Output:
         if not self._fresh and _same_file_bytes(self.target / rel, source):
             self.unchanged += 1
             return
-        shutil.copyfile(source, self._stage(rel))
+        staged = self._stage(rel)
+        try:
+            shutil.copyfile(source, staged)
+        except OSError as error:
+            if error.filename is not None and Path(error.filename) == source:
+                raise
+            raise self._refused(error, rel) from None
+
+    def _refused(self, error: OSError, rel: str) -> OutputError:
+        """A refusal to stage `rel`, named as the output file it was staged for."""
+        return refused(OSError(error.errno, error.strerror, str(self.target / rel)))
 
     def _claim(self, rel: str) -> None:
         clean = posixpath.normpath(rel)
@@ -128,7 +172,10 @@ class Output:
         self.changed += 1
         folder = posixpath.dirname(rel)
         if folder and folder not in self._folders:
-            (self.stage / folder).mkdir(parents=True, exist_ok=True)
+            try:
+                (self.stage / folder).mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise self._refused(error, folder) from None
             while folder and folder not in self._folders:
                 self._folders.add(folder)
                 folder = posixpath.dirname(folder)
@@ -138,20 +185,56 @@ class Output:
 
     def commit(self) -> None:
         """Move the staged files into the output folder and delete the files this build did
-        not write. Raises OutputError when the output path is not a folder."""
+        not write, as one journaled change. Raises OutputError when the output path is not a
+        folder or the file system refuses a step; every step taken is then undone, so the
+        output is the previous one."""
         if self._committed:
             return
-        if not self.target.exists():
-            os.rename(self.stage, self.target)
-        elif not self.target.is_dir():
+        if self._fresh:
+            try:
+                os.rename(self.stage, self.target)
+            except OSError as error:
+                raise refused(error, "create") from None
+        elif not self.target.is_dir() or self.target.is_symlink():
             raise OutputError(f"{self.target} exists and is not a folder; not replacing it")
         else:
+            self.removed = self._commit_changes()
+        self._committed = True
+
+    def _commit_changes(self) -> int:
+        """The journaled commit into an existing output; returns how many files it deleted."""
+        try:
+            stale, folders = _stale(self.target, self.written)
+        except OSError as error:
+            raise refused(error, "read") from None
+        if not self._staged and not stale:
+            shutil.rmtree(self.stage, ignore_errors=True)  # nothing to change: no journal
+            return 0
+        try:
+            step = Commit(self.target, self.stage, self.backup, self.journal)
+        except OSError as error:
+            raise refused(error, "create") from None
+        try:
             ready: set[str] = set()
             for rel in self._staged:
-                _move_into(self.stage / rel, self.target, rel, ready)
-            self.removed = _remove_stale(self.target, self.written)
-            shutil.rmtree(self.stage)
-        self._committed = True
+                _move_into(step, rel, ready)
+            for rel in stale:
+                if rel not in step.saved and os.path.lexists(self.target / rel):
+                    step.save(rel)
+            for folder in folders:  # deepest first
+                if os.path.isdir(self.target / folder):
+                    step.rmdir(folder)
+        except BaseException as error:  # Ctrl-C too: the old site, not half of each
+            try:
+                step.rollback()
+            except JournalError as undo:
+                raise OutputError(f"cannot write {getattr(error, 'filename', '?')}: "
+                                  f"{getattr(error, 'strerror', error)}; {undo}") from None
+            if isinstance(error, OSError):
+                raise refused(error) from None
+            raise
+        step.finish()
+        return len(stale)
 
     def discard(self) -> None:
         """Remove the staging folder; the output folder is left as it was."""
@@ -193,10 +276,11 @@ def _same_file_bytes(path: Path, source: Path) -> bool:
         return False
 
 
-def _move_into(staged: Path, target: Path, rel: str, ready: set[str]) -> None:
-    """Rename a staged file to `target/rel`, clearing whatever old file, link or folder is in
-    the way (a page that became a folder, or the reverse). `ready` remembers the folders
-    already checked."""
+def _move_into(step: Commit, rel: str, ready: set[str]) -> None:
+    """Rename a staged file to `rel` in the output, moving whatever old file, link or folder
+    is in the way into the backup (a page that became a folder, or the reverse). `ready`
+    remembers the folders already checked."""
+    target = step.target
     parts = rel.split("/")
     for depth in range(1, len(parts)):
         folder_rel = "/".join(parts[:depth])
@@ -204,54 +288,36 @@ def _move_into(staged: Path, target: Path, rel: str, ready: set[str]) -> None:
             continue
         folder = target / folder_rel
         if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
-            folder.unlink()  # never write through a link, or into an old file's name
-        folder.mkdir(exist_ok=True)
+            step.save(folder_rel)  # never write through a link, or into an old file's name
+        if not folder.is_dir():
+            step.mkdir(folder_rel)
         ready.add(folder_rel)
     destination = target / rel
-    if destination.is_dir() and not destination.is_symlink():
-        shutil.rmtree(destination)
-    os.replace(staged, destination)
+    if destination.is_symlink() or destination.is_dir():
+        step.save(rel)
+    elif destination.exists():
+        step.save(rel, keep=True)  # replaced in place below: never missing for a reader
+    step.place(rel)
 
 
-def _remove_stale(target: Path, written: set[str]) -> int:
-    """Delete files under `target` that are not in `written`, then emptied folders;
-    returns how many files were deleted."""
-    removed = 0
-    for folder, folders, files in os.walk(target, topdown=False):
+def _stale(target: Path, written: set[str]) -> tuple[list[str], list[str]]:
+    """The files (and links) under `target` that are not in `written`, and the folders that
+    may be empty once they are gone, deepest first."""
+    stale: list[str] = []
+    emptied: list[str] = []
+    may_empty: set[str] = set()
+    for folder, folders, files in os.walk(target, topdown=False):  # children first
         rel_folder = os.path.relpath(folder, target).replace(os.sep, "/")
-        for name in files:
-            rel = name if rel_folder == "." else f"{rel_folder}/{name}"
-            if rel not in written:
-                os.unlink(os.path.join(folder, name))
-                removed += 1
-        for name in folders:
-            path = os.path.join(folder, name)
-            if os.path.islink(path):
-                os.unlink(path)
-            elif not os.listdir(path):
-                os.rmdir(path)
-    return removed
-
-
-def _remove_abandoned(target: Path) -> None:
-    """Remove staging folders left behind by builds that were killed."""
-    prefix = target.name
-    for entry in target.parent.iterdir():
-        name = entry.name
-        if not name.startswith(prefix) or not entry.is_dir():
-            continue
-        rest = name[len(prefix):]
-        if rest.startswith(_STAGING) and rest[len(_STAGING):].isdigit():
-            pid = int(rest[len(_STAGING):])
-            if pid == os.getpid() or not _alive(pid):
-                shutil.rmtree(entry, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        prefix = "" if rel_folder == "." else f"{rel_folder}/"
+        gone = [prefix + name for name in files if prefix + name not in written]
+        links = [prefix + name for name in folders
+                 if os.path.islink(os.path.join(folder, name))]
+        stale.extend(gone)
+        stale.extend(links)
+        subfolders = [prefix + name for name in folders if prefix + name not in links]
+        # May end up empty: every file goes and every subfolder may end up empty. Whether
+        # it does (new files may arrive) is for rmdir to tell.
+        if prefix and len(gone) == len(files) and may_empty.issuperset(subfolders):
+            emptied.append(rel_folder)
+            may_empty.add(rel_folder)
+    return stale, emptied

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import multiprocessing.spawn
 import os
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -24,6 +25,11 @@ R = TypeVar("R")
 # Markdown a second here, sanitising and highlighting included.
 PARALLEL_FROM = 200
 PARALLEL_WEIGHT = 6_000_000
+
+
+class WorkersFailed(Exception):
+    """Worker processes could not start, or one stopped without an answer (killed, out of
+    memory); the message says which, in one line."""
 
 
 def default_jobs() -> int:
@@ -46,8 +52,9 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
     PARALLEL_FROM items or a `weight` (the work all items hold) under PARALLEL_WEIGHT,
     everything runs in this process instead, one item each time a
     result is asked for. Results come in order as they arrive; an exception in a worker is
-    raised here. Iterate to the end or `close()` the results: closing early stops the
-    workers and drops the work not started yet.
+    raised here, and WorkersFailed when the workers cannot start or one dies (at once: a
+    broken pool is not waited on). Iterate to the end or `close()` the results: closing
+    early stops the workers and drops the work not started yet.
     """
     jobs = jobs or default_jobs()
     if (jobs < 2 or len(items) < PARALLEL_FROM
@@ -58,14 +65,35 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
     size = max(1, min(64, math.ceil(len(items) / (jobs * 8))))
     batches = [(function, list(items[start:start + size]))
                for start in range(0, len(items), size)]
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=initializer, initargs=initargs)
+    context = multiprocessing.get_context("spawn")
+    executable = os.fsdecode(multiprocessing.spawn.get_executable())
+    if not os.access(executable, os.X_OK):
+        # Found before any process or semaphore exists: nothing half-started to clean up.
+        raise WorkersFailed(_failed(OSError(f"{executable} is not an executable"),
+                                    started=False))
+    try:  # the pool starts a resource tracker process at once, the workers on submit
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                   initializer=initializer, initargs=initargs)
+    except OSError as error:
+        raise WorkersFailed(_failed(error, started=False)) from None
     try:
         results = pool.map(_run, batches)  # submits every batch now
-    except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException as error:
+        pool.shutdown(wait=False, cancel_futures=True)
+        if isinstance(error, (OSError, BrokenExecutor)):
+            raise WorkersFailed(_failed(error, started=False)) from None
         raise
     return Results((item for batch in results for item in batch), pool)
+
+
+def _failed(error: BaseException, started: bool) -> str:
+    if started:
+        what = "a render worker process stopped without an answer (killed, or out of memory?)"
+    else:
+        what = "render worker processes could not start"
+    if isinstance(error, OSError):
+        what += f" ({error.strerror or error})"
+    return f"{what}; try again with --jobs 1 to render in this process"
 
 
 def _in_this_process(function: Callable[[T], R], items: Sequence[T],
@@ -82,20 +110,26 @@ class Results(Iterator[R]):
     def __init__(self, results: Iterator[R], pool: ProcessPoolExecutor | None = None) -> None:
         self._results = results
         self._pool = pool
+        self._taken = 0
 
     def __next__(self) -> R:
         try:
-            return next(self._results)
+            result = next(self._results)
+        except BrokenExecutor as error:
+            self.close(wait=False)  # the pool is broken: nothing is left to wait for
+            raise WorkersFailed(_failed(error, started=self._taken > 0)) from None
         except BaseException:  # the end, or a worker's exception: no work remains
             self.close()
             raise
+        self._taken += 1
+        return result
 
-    def close(self) -> None:
-        """Stop the workers (waiting for the batches they are in) and drop every result
-        not taken yet."""
+    def close(self, wait: bool = True) -> None:
+        """Stop the workers (waiting for the batches they are in, unless not `wait`) and
+        drop every result not taken yet."""
         self._results = iter(())
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool.shutdown(wait=wait, cancel_futures=True)
             self._pool = None
 
 

@@ -25,6 +25,7 @@ from site_builder.build.artifacts import write_artifacts
 from site_builder.build.bodies import RenderedBodies, environment_key, render_bodies
 from site_builder.build.body_cache import BodyCache
 from site_builder.build.links import asset_source
+from site_builder.build.lock import build_lock
 from site_builder.build.output import Output
 from site_builder.build.stamp import (
     Stamp,
@@ -104,15 +105,19 @@ def output_folder(config: SiteConfig, output: Path | None) -> Path:
 
 def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
                cache: bool = True, progress: Progress | None = None,
-               loader_cache: LoaderCache | None = None, force: bool = False) -> BuildResult:
+               loader_cache: LoaderCache | None = None, force: bool = False,
+               waiting: Callable[[str], None] | None = None) -> BuildResult:
     """Build the archive at `root` into `output` (default: site.yml's `output`).
 
     `jobs` worker processes render bodies (default: one per CPU). With `cache` (the
     default) bodies are cached under `<root>/.site-builder/`, and a build whose inputs and
     output are unchanged since the last one returns at once (`up_to_date`) unless `force`.
-    Returns what was built. Raises BuildRefused when the archive has errors and
-    UnsafeOutput for an output folder that holds sources; in both cases, and when anything
-    fails midway, the previous output is left exactly as it was.
+    One build of an archive runs at a time: while another holds `.site-builder/build.lock`,
+    this one calls `waiting(message)` and waits. Returns what was built. Raises
+    BuildRefused when the archive has errors, UnsafeOutput for an output folder that holds
+    sources and OutputError (one line naming the path) when the output cannot be written;
+    in every case, and when anything fails midway, the previous output is left exactly as
+    it was (a commit cut short by a kill is undone by the next build).
     """
     clock = _Clock()
     report = progress or (lambda stage, done, total: None)
@@ -133,6 +138,26 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     config = archive.config
     target = output_folder(config, output)
     clock.lap("load")
+    waited = False
+
+    def wait(message: str) -> None:
+        nonlocal waited
+        waited = True
+        if waiting is not None:
+            waiting(message)
+
+    with build_lock(config.cache_dir, wait):
+        if waited and inputs is not None and not force:
+            done = _unchanged(config, target, inputs, clock)  # the other build made it
+            if done is not None:
+                return done
+        return _write(archive, target, jobs, cache, inputs, report, clock)
+
+
+def _write(archive: Archive, target: Path, jobs: int | None, cache: bool, inputs: str | None,
+           report: Progress, clock: _Clock) -> BuildResult:
+    """Phase two of `build_site`, under the build lock: render, write, commit, stamp."""
+    config, findings = archive.config, archive.findings
     body_cache = (BodyCache(config.cache_dir / "cache" / "bodies", environment_key(archive))
                   if cache else None)
     bodies, stats = render_bodies(archive, body_cache, jobs)

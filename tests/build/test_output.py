@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
+import signal
 from pathlib import Path
 
 import pytest
 
-from site_builder.build.output import Output
+from site_builder.build.journal import Commit, recover
+from site_builder.build.output import Output, OutputError
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -120,3 +124,82 @@ def test_large_files_can_be_written_in_chunks(tmp_path: Path) -> None:
         out.write("big.txt", iter([b"a", b"b"]))
         out.commit()
     assert (out.changed, out.unchanged) == (0, 1)
+
+
+OLD = {"index.html": "old", "a": "a file", "b/index.html": "page b", "same.txt": "same",
+       "gone/deep/x.html": "x", "c/keep.html": "k1", "c/drop.html": "d"}
+NEW = {"index.html": "new", "a/index.html": "a folder now", "b": "b a file now",
+       "same.txt": "same", "c/keep.html": "k2", "n/new.html": "n"}
+
+
+def commit_killed_at(site: Path, files: dict[str, str], step: int, logged: bool) -> bool:
+    """Commit `files` into `site` in a forked child that SIGKILLs itself at its `step`th
+    journal step (before the line is written, or after it and before the step, when
+    `logged`); returns whether it was killed (False: the commit had fewer steps)."""
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child ends by os._exit or SIGKILL
+        try:
+            taken = 0
+            log = Commit._log
+
+            def dying(self: Commit, kind: str, rel: str) -> None:
+                nonlocal taken
+                if taken == step and not logged:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                log(self, kind, rel)
+                if taken == step:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                taken += 1
+
+            Commit._log = dying  # type: ignore[method-assign]
+            build(site, files)
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(child, 0)
+    return os.WIFSIGNALED(status)
+
+
+@pytest.mark.parametrize("logged", [False, True])
+def test_a_commit_killed_at_any_step_is_undone_by_the_next_build(tmp_path: Path,
+                                                                  logged: bool) -> None:
+    old_tree = {rel: text.encode() for rel, text in OLD.items()}
+    new_tree = {rel: text.encode() for rel, text in NEW.items()}
+    site = tmp_path / "_site"
+    step = mixed = 0
+    while True:
+        shutil.rmtree(site, ignore_errors=True)
+        build(site, OLD)
+        killed = commit_killed_at(site, NEW, step, logged)
+        if not killed:
+            break
+        mixed += tree(site) not in (old_tree, new_tree)
+        assert recover(site) == 1
+        assert tree(site) == old_tree, f"killed at step {step}"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["_site"]
+        step += 1
+    assert step > 10  # every step of a commit with replaced, moved and stale files
+    assert mixed > step // 2  # most kills left a mixed site for the undo to mend
+    assert tree(site) == new_tree
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_site"]
+
+
+def test_a_refused_step_undoes_the_commit_at_once(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "_site"
+    build(site, OLD)
+    calls = 0
+    place = Commit.place
+
+    def refusing(self: Commit, rel: str) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise OSError(errno.EIO, os.strerror(errno.EIO), str(self.target / rel))
+        place(self, rel)
+
+    monkeypatch.setattr(Commit, "place", refusing)
+    with pytest.raises(OutputError, match=r"cannot write .*_site/.*: Input/output error; "
+                                          r"the previous output is unchanged"):
+        build(site, NEW)
+    assert tree(site) == {rel: text.encode() for rel, text in OLD.items()}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_site"]

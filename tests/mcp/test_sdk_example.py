@@ -146,25 +146,28 @@ def test_get_record_by_ref_short_id_and_slug_gives_the_markdown_copy(client: Ses
 def test_a_superseded_record_points_at_the_one_in_force(client: Session):
     old = client.answer("get_record", id="build/adr/1")
     assert old["current"] is False and old["status"] == "superseded"
-    assert old["currentRecord"]["id"] == "build/adr/0015-stage-only-changed-files"
+    assert old["currentRecord"]["id"] == (
+        "build/adr/0025-journal-the-commit-so-a-killed-build-is-undone")
     superseded = client.answer("list_superseded")["records"]
     chains = {r["id"]: [c["id"] for c in r["chain"]] for r in superseded}
     assert chains["build/adr/0001-write-the-site-into-the-output-folder"] == [
         "build/adr/0004-build-in-a-temp-folder-and-copy",
         "build/adr/0008-build-beside-the-output-and-swap",
-        "build/adr/0015-stage-only-changed-files"]
+        "build/adr/0015-stage-only-changed-files",
+        "build/adr/0025-journal-the-commit-so-a-killed-build-is-undone"]
 
 
 def test_records_for_paths_answers_the_rfcs_example(client: Session):
     """The answer agents/rfc/0001 shows for site_builder/build/output.py."""
     answer = client.answer("records_for_paths", paths=["site_builder/build/output.py"])
-    assert answer["total"] == 8
+    assert answer["total"] == 9
     assert {r["id"] for r in answer["current"]} == {
         "build/adr/0022-body-cache-in-one-sqlite-file",
-        "build/adr/0015-stage-only-changed-files",
+        "build/adr/0025-journal-the-commit-so-a-killed-build-is-undone",
         "build/adr/0009-deterministic-output-and-source-date-epoch",
         "build/adr/0002-static-output-on-any-host"}
     assert {r["id"] for r in answer["historical"]} == {
+        "build/adr/0015-stage-only-changed-files",
         "build/adr/0012-render-pages-in-parallel-worker-processes",
         "build/adr/0008-build-beside-the-output-and-swap",
         "build/adr/0004-build-in-a-temp-folder-and-copy",
