@@ -157,7 +157,8 @@ def test_a_second_build_waits_for_the_first_and_says_so(site_root: Path) -> None
 WRAPPER = """
 import multiprocessing, runpy, sys
 from site_builder.build import parallel
-parallel.PARALLEL_FROM = 2  # the fixture's five bodies go to workers
+parallel.PARALLEL_FROM = 2  # the fixture's five bodies go to workers,
+parallel.PARALLEL_WEIGHT = 0  # however little Markdown they hold
 multiprocessing.set_executable("/nonexistent/python3")  # which cannot start
 sys.argv[0] = "site_builder"
 runpy.run_module("site_builder", run_name="__main__", alter_sys=True)
