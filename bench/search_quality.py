@@ -140,7 +140,7 @@ def first_query_bytes(page: Any, url: str, text: str) -> tuple[int, int]:
 
 
 def _build(source: Path, work: Path) -> Path:
-    from site_builder.build.site import build_site
+    from site_builder.render.site import build_site
 
     root = work / source.name
     shutil.copytree(source, root, ignore=shutil.ignore_patterns("_site", ".site-builder"))

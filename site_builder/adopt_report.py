@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from site_builder.archive.findings import Finding
 from site_builder.archive.foreign import read_source
-from site_builder.archive.loader import load_archive
 from site_builder.config import SiteConfig, load_config
+from site_builder.findings import Finding
+from site_builder.sources.load import load_archive
 from site_builder.sources.resolve import content_roots
 
 

@@ -1,7 +1,7 @@
 """`site-builder import SRC --project P`: a folder of records in another tool's format →
 native files under `content/P/T/`.
 
-The folder is read exactly as a `format` source reads it in place (SPEC §3.5), so the native
+The folder is read exactly as a `format` source reads it in place, so the native
 result has the same titles, statuses, dates and lineage. Files named by date (Log4brains) or
 whose number is taken get the next numbers in date order; links between the imported files
 are rewritten to their new names, other relative links to the same files from the new folder.
@@ -19,13 +19,13 @@ from typing import Any
 import yaml
 
 from site_builder.archive.archive import Archive
-from site_builder.archive.findings import Finding
 from site_builder.archive.foreign import KEPT_FIELDS, link_references, read_source
 from site_builder.archive.links import is_local, local_path, split_target
 from site_builder.archive.origins import ContentRoot, Foreign
 from site_builder.archive.records import FILE_NAME, Record
 from site_builder.authoring import slugify
 from site_builder.config import SiteConfig
+from site_builder.findings import Finding
 
 
 @dataclass(slots=True)

@@ -1,4 +1,4 @@
-"""The keys of a `sources:` entry kept in another tool's format (SPEC §3.1, §3.5).
+"""The keys of a `sources:` entry kept in another tool's format.
 
 `format` (nygard, madr, log4brains, auto), `project` (required with it), `type` (default
 adr), `default_status` (default accepted) and `status_map` (extra aliases, matched

@@ -23,8 +23,8 @@ from typing import Any
 
 from site_builder import contract, query
 from site_builder.archive.archive import Archive
-from site_builder.archive.loader import load_archive
 from site_builder.mcp import tools
+from site_builder.sources.load import load_archive
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"

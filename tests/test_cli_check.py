@@ -1,4 +1,4 @@
-"""`site-builder check` (SPEC §4, §7): the three output formats, --strict and the exit codes."""
+"""`site-builder check`: the three output formats, --strict and the exit codes."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.archive.loader import load_archive
+from site_builder.sources.load import load_archive
 from tests.conftest import FIXTURES, run_cli
 
 

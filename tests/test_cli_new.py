@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from site_builder import authoring
-from site_builder.archive.loader import load_archive
 from site_builder.authoring import NewRecordError, new_record, next_number, slugify
 from site_builder.config import load_config
+from site_builder.sources.load import load_archive
 from tests.conftest import run_cli
 
 RECORD = "---\ntitle: {0}\nstatus: accepted\ndate: 2026-01-01\ndescription: {0}.\n---\n"

@@ -1,4 +1,4 @@
-"""site.yml (SPEC §3.1): every key with its default, frozen values, problems at their line."""
+"""site.yml: every key with its default, frozen values, problems at their line."""
 
 from __future__ import annotations
 

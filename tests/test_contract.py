@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 from bench import make_corpus
 from site_builder import contract, query
-from site_builder.archive.loader import load_archive
-from site_builder.build.schema import decisions_schema
 from site_builder.cli import build_parser
 from site_builder.mcp import tools
+from site_builder.render.schema import decisions_schema
+from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE, run_cli
 
 RECORD_KEYS = [k.name for k in contract.RECORD]
@@ -45,7 +45,7 @@ def test_every_answer_fits_the_schemas_derived_from_the_declaration(which, corpu
         detail.validate(answer)
     for tool in tools.TOOLS:
         arguments = {"id": archive.records[0].id} if tool.name == "get_record" else (
-            {"paths": ["site_builder/build/output.py", "src/x.py"]}
+            {"paths": ["site_builder/render/output.py", "src/x.py"]}
             if tool.name == "records_for_paths" else {})
         if tool.name == "due_reviews":
             arguments = {"all": True}

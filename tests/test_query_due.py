@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from site_builder import query
 from site_builder.archive.archive import Archive
-from site_builder.archive.loader import load_archive
 from site_builder.facets import facets_for
+from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE
 
 EXAMPLE = load_archive(EXAMPLE_SITE)

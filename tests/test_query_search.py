@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from site_builder import query
-from site_builder.archive.loader import load_archive
+from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE
 
 EXAMPLE = load_archive(EXAMPLE_SITE)

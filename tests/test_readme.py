@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from site_builder.archive.loader import load_archive
+from site_builder.sources.load import load_archive
 from tests import readme
 
 TEXT = readme.README.read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from site_builder import query
 from site_builder.archive.archive import Archive
-from site_builder.archive.loader import load_archive
+from site_builder.sources.load import load_archive
 from site_builder.textindex import (
     extends,
     index_for,

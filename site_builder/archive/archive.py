@@ -13,10 +13,10 @@ from functools import cached_property
 from pathlib import Path
 
 from site_builder.archive.bulk import paused_gc
-from site_builder.archive.findings import Finding
 from site_builder.archive.records import Record
 from site_builder.archive.schedule import add_interval, parse_every
 from site_builder.config import FieldDef, SiteConfig
+from site_builder.findings import Finding
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +222,7 @@ class Archive:
                 for old, candidates in newer.items()}
 
     def supersedes_of(self, record: Record) -> tuple[str, ...]:
-        """What `record` supersedes, declared on either side (SPEC §3.3): its own
+        """What `record` supersedes, declared on either side: its own
         `supersedes` references as written, then the ids of records that name it in their
         `supersededBy` and that it does not already list, by id."""
         derived = self._replaces.get(record.id)

@@ -13,11 +13,11 @@ from pathlib import Path
 from site_builder.archive import attachments, template
 from site_builder.archive.archive import Archive, lookup_key, lookup_keys
 from site_builder.archive.body_limits import python_markdown_refusal
-from site_builder.archive.findings import Finding
 from site_builder.archive.formats import is_record_name
 from site_builder.archive.links import escapes, is_local, local_path
 from site_builder.archive.records import FILE_NAME, Record
 from site_builder.confined import Refused, inside, kind_of
+from site_builder.findings import Finding
 
 # The archive's own override folders (build/theme.py reads them); a file there is read only
 # when it is a regular file inside the archive.

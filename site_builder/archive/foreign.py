@@ -1,4 +1,4 @@
-"""A flat folder in another tool's format (SPEC §3.5) → its project and records, read in place.
+"""A flat folder in another tool's format → its project and records, read in place.
 
 Each file is read by its format's reader (cached by size and mtime, like native records);
 the folder's numbering (which stems give a native ref), the git dates of records without one
@@ -16,7 +16,6 @@ from typing import Any
 
 from site_builder.archive import gitdates, scan
 from site_builder.archive.archive import Project
-from site_builder.archive.findings import Finding
 from site_builder.archive.formats import READERS, is_record_name
 from site_builder.archive.formats.fields import Fields
 from site_builder.archive.formats.settle import FileFacts, Folder, Settled, settle
@@ -25,6 +24,7 @@ from site_builder.archive.origins import ContentRoot
 from site_builder.archive.records import Record
 from site_builder.config import FieldDef, SiteConfig
 from site_builder.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
+from site_builder.findings import Finding
 
 _NUMBER = re.compile(r"^(\d{1,4})(?=[-_.]|$)")
 # `consulted` and `informed` (MADR) are kept as list fields of every such project.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import stat as stat_mode
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -20,16 +20,14 @@ from site_builder.archive import foreign, scan
 from site_builder.archive.archive import Archive, Project
 from site_builder.archive.bulk import paused_gc
 from site_builder.archive.checks import cross_check
-from site_builder.archive.findings import Finding
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.records import FILE_NAME, Record, RecordContext, parse_record
 from site_builder.archive.static import static_clashes
 from site_builder.config import SiteConfig, load_config, parse_fields, read_yaml_mapping
 from site_builder.config_keys import PROJECT
 from site_builder.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
+from site_builder.findings import Finding
 from site_builder.site_paths import RESERVED_FOLDERS
-from site_builder.sources.resolve import FailedClones
-from site_builder.sources.resolve import content_roots as resolve_content_roots
 
 __all__ = ["ContentRoot", "LoaderCache", "load_archive", "reload_records"]
 
@@ -63,7 +61,9 @@ class LoaderCache:
     projects: dict[Path, tuple[Any, Project, list[Finding]]] = field(default_factory=dict)
     last: tuple[Any, Archive] | None = None
     contexts: dict[Any, Any] = field(default_factory=dict)
-    failed_sources: FailedClones = field(default_factory=dict)
+    # Sources whose clone failed in this process (see site_builder.sources.resolve), kept
+    # here so a long-lived server does not retry the network on every call.
+    failed_sources: dict[Any, Finding] = field(default_factory=dict)
     foreign: foreign.ForeignCache = field(default_factory=foreign.ForeignCache)
 
 
@@ -111,19 +111,31 @@ def _load_project(path: Path, folder: Path, config: SiteConfig,
     return project, checker.findings
 
 
+# The content roots of an archive: given the config and the loader cache's failed clones,
+# the roots in order and the problems found making them (site_builder.sources.resolve).
+RootsFor = Callable[[SiteConfig, dict[Any, Finding]], tuple[list[ContentRoot], list[Finding]]]
+
+
+def _own_content(config: SiteConfig, failed: dict[Any, Finding],
+                 ) -> tuple[list[ContentRoot], list[Finding]]:
+    return [ContentRoot(config.content_dir, config.content)], []
+
+
 def load_archive(
     root: Path,
     cache: LoaderCache | None = None,
     config: SiteConfig | None = None,
-    content_roots: list[ContentRoot] | None = None,
+    content_roots: list[ContentRoot] | RootsFor = _own_content,
 ) -> Archive:
     """Read the archive at `root` (the folder holding site.yml).
 
-    `config` skips re-reading site.yml (the MCP server loads it once). `content_roots`
-    defaults to the archive's own content folder followed by its `sources` (see
-    `site_builder.sources`). Problems never raise: they are in `Archive.findings`, and
-    records with errors that can still be read are kept, so the MCP server can answer from
-    every record it can read while `build` refuses.
+    `config` skips re-reading site.yml (the MCP server loads it once). `content_roots` are
+    the folders to read, or the function that finds them once the config is known; the
+    loader is handed them and knows nothing of where they come from. Without them only the
+    archive's own content folder is read: `site_builder.sources.load_archive` adds the
+    `sources` of site.yml, and is what the front ends call. Problems never raise: they are
+    in `Archive.findings`, and records with errors that can still be read are kept, so the
+    MCP server can answer from every record it can read while `build` refuses.
     """
     cache = cache if cache is not None else LoaderCache()
     findings: list[Finding] = []
@@ -132,8 +144,8 @@ def load_archive(
         findings.extend(config_findings)
         if config is None:
             return Archive(_placeholder(root), {}, (), findings, checks=cross_check)
-    if content_roots is None:
-        roots, source_findings = resolve_content_roots(config, cache.failed_sources)
+    if callable(content_roots):
+        roots, source_findings = content_roots(config, cache.failed_sources)
         findings.extend(source_findings)
     else:
         roots = content_roots
@@ -199,7 +211,7 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
 def _load_foreign(config: SiteConfig, content: ContentRoot, projects: dict[str, Project],
                   owners: dict[str, tuple[ContentRoot, Path]], cache: LoaderCache,
                   findings: list[Finding], fingerprint: list[Any]) -> list[Record]:
-    """The records of a flat folder in another tool's format (SPEC §3.5).
+    """The records of a flat folder in another tool's format.
 
     Its project may also get records from other such folders of other types; a project
     that a folder laid out like `content` provides, or a second folder of the same type,

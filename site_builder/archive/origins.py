@@ -45,7 +45,7 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class Foreign:
-    """How to read a flat folder kept in another tool's format (SPEC §3.5).
+    """How to read a flat folder kept in another tool's format.
 
     `format` is nygard, madr, log4brains or auto; every record of the folder belongs to
     `project` and `type`; `default_status` is given to records that state none, and

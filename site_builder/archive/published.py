@@ -4,7 +4,7 @@ The inverse of the build's agent artifacts. decisions.json holds every record as
 `query.detail` writes it (without the body), plus the site's statuses and fields; from that
 the same Records and the same Archive come back, so the query layer answers for a published
 site exactly as it does for the content folder. Parsing only: fetching is the caller's job
-(`site_builder.mcp.remote`), and nothing here trusts the data: every record id is checked
+(`site_builder.access.remote`), and nothing here trusts the data: every record id is checked
 before it can become part of a URL.
 """
 

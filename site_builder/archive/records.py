@@ -16,15 +16,24 @@ from urllib.parse import quote
 
 from site_builder import yamlfile
 from site_builder.archive.affects import Affects
-from site_builder.archive.findings import Finding, Level
 from site_builder.archive.links import BodyLink, body_links
 from site_builder.archive.origins import Source
-from site_builder.archive.schedule import add_interval, parse_every
+from site_builder.archive.values import (
+    Problems,
+    check_field_value,
+    date_value,
+    due_in_range,
+    field_value,
+    read_review,
+    read_reviewers,
+    scalar_text,
+    string_list,
+)
 from site_builder.config import BUILT_IN_KEYS, FieldDef
+from site_builder.findings import Finding
 
 FILE_NAME = re.compile(r"^(\d{4,})-([^\s/\\]+)\.md$")
 """`NNNN-slug.md`: at least four digits, a dash, and a slug without spaces or slashes."""
-REVIEW_STATES = ("approved", "changes-requested", "pending")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +47,7 @@ class Record:
     front-matter key path (`title`, `review.every`, `supersedes.1`) within the front matter,
     whose first line is the file's line 2; `line_of` gives file lines.
 
-    A record read from a folder in another tool's format (SPEC §3.5) has `root`, that flat
+    A record read from a folder in another tool's format has `root`, that flat
     folder, and `format`, the reader that read it; its slug is the file stem, and `number` is
     the stem itself when the stem gives no number of its own in the folder (so the ref and
     the short id are derived from the stem).
@@ -175,179 +184,28 @@ def split_front_matter(text: str) -> tuple[str | None, str, int]:
     return front, body, body_line
 
 
-class _Problems:
-    """Findings against one record file, located by front-matter key path (`review.every`).
-
-    `lines` are the key lines within the front matter, which starts on the file's line 2.
-    """
-
-    def __init__(self, ctx: RecordContext) -> None:
-        self.ctx = ctx
-        self.lines: yamlfile.KeyLines = {}
-        self.items: list[Finding] = []
-
-    def add(self, level: Level, message: str, key: str | None = None,
-            line: int | None = None) -> None:
-        if line is None:
-            line = yamlfile.line_of(self.lines, *key.split("."), default=0) + 1 if key else 1
-        self.items.append(Finding(self.ctx.path, line, level, message))
-
-
-def _text(value: Any) -> str | None:
-    """A scalar as text (numbers and dates as written), or None for lists, maps and booleans."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool) or not isinstance(value, (int, float, dt.date)):
-        return None
-    return value.isoformat() if isinstance(value, dt.date) else str(value)
-
-
-def _string_list(value: Any, key: str, problems: _Problems) -> tuple[str, ...]:
-    """A list of strings; a single string is a list of one."""
-    if value is None:
-        return ()
-    if type(value) is list and all(type(item) is str for item in value):
-        return tuple(value)  # the usual case, checked in one pass
-    items = value if isinstance(value, list) else [value]
-    out = []
-    for index, item in enumerate(items):
-        text = _text(item)
-        if text is None:
-            hint = " (quote it: YAML reads yes/no/on/off as true/false)" \
-                if isinstance(item, bool) else ""
-            problems.add("error", f"'{key}' must be a list of strings, not {item!r}{hint}",
-                         f"{key}.{index}" if isinstance(value, list) else key)
-            continue
-        out.append(text)
-    return tuple(out)
-
-
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-def _date(value: Any, key: str, problems: _Problems) -> dt.date | None:
-    """A date from YAML's own date, or a quoted `YYYY-MM-DD`."""
-    if isinstance(value, dt.date):
-        return value
-    if isinstance(value, str) and _ISO_DATE.match(value):
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            value = yamlfile.InvalidDate(value)
-    if isinstance(value, yamlfile.InvalidDate):
-        problems.add("error", f"'{key}' is not a real date: {value}", key)
-    else:
-        problems.add("error", f"'{key}' must be a date as YYYY-MM-DD, not {value!r}", key)
-    return None
-
-
-def check_field_value(definition: FieldDef, value: Any) -> str | None:
-    """Why `value` does not fit `definition`, or None when it does."""
-    kind, name = definition.type, definition.name
-    if kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
-        return f"field '{name}' must be a number, not {value!r}"
-    if kind == "boolean" and not isinstance(value, bool):
-        return f"field '{name}' must be true or false, not {value!r}"
-    if kind == "date" and not isinstance(value, dt.date):
-        if isinstance(value, yamlfile.InvalidDate):
-            return f"field '{name}' is not a real date: {value}"
-        return f"field '{name}' must be a date as YYYY-MM-DD, not {value!r}"
-    if kind in ("string", "enum") and _text(value) is None:
-        return f"field '{name}' must be a single value, not {value!r}"
-    if kind == "list" and not (isinstance(value, str) or (
-            isinstance(value, list) and all(_text(v) is not None for v in value))):
-        return f"field '{name}' must be a list of values, not {value!r}"
-    if kind == "enum" and _text(value) not in definition.values:
-        return f"field '{name}' must be one of {', '.join(definition.values)}, not {value!r}"
-    return None
-
-
-def _field_value(definition: FieldDef, value: Any) -> Any:
-    if definition.type == "list":
-        return [value] if isinstance(value, str) else [_text(v) for v in value]
-    if definition.type in ("string", "enum"):
-        return _text(value)
-    return value
-
-
-def _reviewers(value: Any, problems: _Problems) -> tuple[tuple[str, str], ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, dict):
-        problems.add("error", "'reviewers' must map each handle to approved, "
-                              "changes-requested or pending", "reviewers")
-        return ()
-    out = []
-    for handle, state in value.items():
-        if state not in REVIEW_STATES:
-            problems.add("error", f"reviewer '{handle}' has state {state!r}; use one of "
-                                  f"{', '.join(REVIEW_STATES)}", f"reviewers.{handle}")
-            continue
-        out.append((str(handle), state))
-    return tuple(out)
-
-
-def _review(value: Any, problems: _Problems) -> tuple[str | None, dt.date | None]:
-    if value is None:
-        return None, None
-    if not isinstance(value, dict) or "every" not in value:
-        problems.add("error", "'review' must be a mapping such as "
-                              "{every: \"6 months\", reviewed: 2026-05-01}", "review")
-        return None, None
-    every: str | None = str(value["every"])
-    # Length first: int() of thousands of digits raises, and no real interval needs more.
-    if len(every) > _MAX_EVERY_TEXT or parse_every(every) is None:  # type: ignore[arg-type]
-        shown = every if len(every) <= _MAX_EVERY_TEXT else f"{every[:_MAX_EVERY_TEXT]}…"
-        problems.add("error", f"review 'every' must be N days, weeks, months or years, "
-                              f"not {shown!r}", "review.every")
-        every = None
-    for key in value:
-        if key not in ("every", "reviewed"):
-            problems.add("warning", f"unknown key '{key}' in 'review'", f"review.{key}")
-    reviewed = value.get("reviewed")
-    return every, (_date(reviewed, "review.reviewed", problems) if reviewed is not None else None)
-
-
-_MAX_EVERY_TEXT = 32
-
-
-def _due_in_range(every: str | None, start: dt.date | None, problems: _Problems) -> str | None:
-    """`every` when the review it schedules from `start` falls on a date the calendar holds;
-    None (with an error at `review.every`) when it would fall after the year 9999."""
-    parsed = parse_every(every) if every is not None else None
-    if parsed is None or start is None:
-        return every
-    try:
-        add_interval(start, *parsed)
-    except (OverflowError, ValueError):
-        problems.add("error", f"review 'every: {every}' from {start.isoformat()} falls due "
-                              "after the year 9999; give a shorter interval", "review.every")
-        return None
-    return every
-
-
 def _head(data: dict[Any, Any], ctx: RecordContext,
-          problems: _Problems) -> tuple[str | None, str | None, dt.date | None]:
+          problems: Problems) -> tuple[str | None, str | None, dt.date | None]:
     """Title, status and date, each None when missing or unusable (an error is reported)."""
     for key in ("title", "status", "date"):
         if data.get(key) in (None, ""):
             problems.add("error", f"missing required key '{key}'", key)
     title, status = data.get("title"), data.get("status")
-    if title not in (None, "") and _text(title) is None:
+    if title not in (None, "") and scalar_text(title) is None:
         problems.add("error", f"'title' must be a string, not {title!r}", "title")
-    title = _text(title) or None
+    title = scalar_text(title) or None
     if status not in (None, "") and (not isinstance(status, str) or (
             ctx.statuses and status not in ctx.statuses)):
         problems.add("error", f"unknown status {status!r} (one of "
                               f"{', '.join(sorted(ctx.statuses))})", "status")
         # An unknown status still names the record's state: keep it readable (for `mcp`).
         status = status if isinstance(status, str) else None
-    date = _date(data["date"], "date", problems) if data.get("date") is not None else None
+    date = date_value(data["date"], "date", problems) if data.get("date") is not None else None
     return title, status or None, date
 
 
 def _custom_fields(data: dict[Any, Any], ctx: RecordContext,
-                   problems: _Problems) -> tuple[tuple[str, Any], ...]:
+                   problems: Problems) -> tuple[tuple[str, Any], ...]:
     """The declared fields the record sets; unknown keys are warned about."""
     declared = {f.name: f for f in ctx.fields}
     values = []
@@ -359,7 +217,7 @@ def _custom_fields(data: dict[Any, Any], ctx: RecordContext,
             if why:
                 problems.add("error", why, str(key))
             else:
-                values.append((key, _field_value(declared[key], value)))
+                values.append((key, field_value(declared[key], value)))
             continue
         hint = difflib.get_close_matches(str(key), sorted(BUILT_IN_KEYS | set(declared)), n=1)
         extra = f" (did you mean '{hint[0]}'?)" if hint else ""
@@ -370,7 +228,7 @@ def _custom_fields(data: dict[Any, Any], ctx: RecordContext,
     return tuple(values)
 
 
-def _reference(data: dict[Any, Any], problems: _Problems) -> str | None:
+def _reference(data: dict[Any, Any], problems: Problems) -> str | None:
     value = data.get("supersededBy")
     if value is not None and not isinstance(value, str):
         problems.add("error", "'supersededBy' must be one record reference", "supersededBy")
@@ -378,7 +236,7 @@ def _reference(data: dict[Any, Any], problems: _Problems) -> str | None:
     return value
 
 
-def _approvals(data: dict[Any, Any], problems: _Problems) -> int | None:
+def _approvals(data: dict[Any, Any], problems: Problems) -> int | None:
     value = data.get("approvals")
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                               or value < 0):
@@ -387,7 +245,7 @@ def _approvals(data: dict[Any, Any], problems: _Problems) -> int | None:
     return value
 
 
-def _read_front(text: str, problems: _Problems) -> tuple[dict[Any, Any] | None, str, int]:
+def _read_front(text: str, problems: Problems) -> tuple[dict[Any, Any] | None, str, int]:
     """The front matter as a mapping (None when unusable, with an error), body, body line."""
     front, body, body_line = split_front_matter(text)
     if front is None:
@@ -414,7 +272,7 @@ def parse_record(text: str, ctx: RecordContext) -> tuple[Record | None, list[Fin
     """
     match = FILE_NAME.match(ctx.file_name)
     assert match, "the loader only parses NNNN-slug.md files"
-    problems = _Problems(ctx)
+    problems = Problems(ctx.path)
     data, body, body_line = _read_front(text, problems)
     if data is None:
         return None, problems.items
@@ -427,21 +285,21 @@ def parse_record(text: str, ctx: RecordContext) -> tuple[Record | None, list[Fin
     description = data.get("description")
     if description in (None, ""):
         problems.add("warning", "missing 'description': add a one-line summary")
-    elif _text(description) is None:
+    elif scalar_text(description) is None:
         problems.add("error", "'description' must be a one-line string", "description")
     fields = _custom_fields(data, ctx, problems)
-    every, reviewed = _review(data.get("review"), problems)
-    lists = {key: _string_list(data.get(key), key, problems)
+    every, reviewed = read_review(data.get("review"), problems)
+    lists = {key: string_list(data.get(key), key, problems)
              for key in ("authors", "deciders", "tags", "related", "supersedes", "affects")}
-    reviewers = _reviewers(data.get("reviewers"), problems)
+    reviewers = read_reviewers(data.get("reviewers"), problems)
     superseded_by, approvals = _reference(data, problems), _approvals(data, problems)
-    every = _due_in_range(every, reviewed or date, problems)
+    every = due_in_range(every, reviewed or date, problems)
     if title is None or status is None or date is None:
         return None, problems.items
     record = Record(
         project=ctx.project, type=ctx.type, slug=ctx.file_name[:-3], number=match.group(1),
         path=ctx.path, rel_path=ctx.rel_path, title=title, status=status, date=date,
-        description=_text(description) or "", authors=lists["authors"],
+        description=scalar_text(description) or "", authors=lists["authors"],
         deciders=lists["deciders"], tags=lists["tags"], related=lists["related"],
         supersedes=lists["supersedes"], superseded_by=superseded_by, review_every=every,
         reviewed=reviewed, reviewers=reviewers, approvals=approvals,

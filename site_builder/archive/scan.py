@@ -12,9 +12,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from site_builder.archive.findings import Finding
 from site_builder.archive.origins import ContentRoot
 from site_builder.confined import inside
+from site_builder.findings import Finding
 
 __all__ = ["flat_record_files", "list_folder", "misplaced", "project_folders", "record_files"]
 
@@ -115,7 +115,7 @@ def record_files(folder: Path, root: Path,
 
 def flat_record_files(root: Path, is_record: Callable[[str], bool],
                       ) -> tuple[list[os.DirEntry[str]], list[Finding]]:
-    """The record files directly in a flat folder kept in another tool's format (SPEC §3.5),
+    """The record files directly in a flat folder kept in another tool's format,
     `is_record` saying which names are records; symlinks leading out of it are errors."""
     if not root.exists():
         return [], [Finding(root, 1, "error", f"folder {root} does not exist")]

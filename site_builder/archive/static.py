@@ -1,4 +1,4 @@
-"""`static/`: files copied to the output root as they are (SPEC §5.3).
+"""`static/`: files copied to the output root as they are.
 
 A `CNAME`, a `.nojekyll` or a host's verification file must survive every build, yet a build
 removes whatever it did not write. Static files are therefore written by the build itself,
@@ -13,13 +13,13 @@ import os
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from site_builder.archive.findings import Finding
 from site_builder.config import SiteConfig
 from site_builder.confined import inside
+from site_builder.findings import Finding
 
 # What a build writes at the site root, and the folders it owns whole (hash-named assets,
 # tag and timeline pages, the preview server's own files). Kept beside build/urls.py and
-# build/artifacts.py; tests/build/test_static.py checks that every path a real build writes
+# build/artifacts.py; tests/render/test_static.py checks that every path a real build writes
 # is covered here.
 GENERATED_ROOT_FILES = frozenset({
     "index.html", "404.html", "search.html", "decisions.json", "decisions.schema.json",

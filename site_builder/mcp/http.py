@@ -1,4 +1,4 @@
-"""Streamable HTTP: the MCP server at `/mcp`, as a plain ASGI application (SPEC §6).
+"""Streamable HTTP: the MCP server at `/mcp`, as a plain ASGI application.
 
 One POST carries one JSON-RPC message (or a batch) and gets its answer as
 `application/json`; a POST holding only notifications or client responses gets 202. The
@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from site_builder.access.source import log_to_stderr
 from site_builder.mcp import envelope
 from site_builder.mcp.envelope import hints_for
 from site_builder.mcp.protocol import (
@@ -51,7 +52,6 @@ from site_builder.mcp.server import (
     encode_answers,
     too_long,
 )
-from site_builder.mcp.source import log_to_stderr
 from site_builder.mcp.tokens import TOKENS_VARIABLE, read_tokens
 
 MCP_PATH = "/mcp"
@@ -343,7 +343,7 @@ def app() -> McpApp:
     SITE_BUILDER_MCP_ORIGINS (comma-separated) browser origins allowed besides the
     server's own. Exits with status 2 (and one line on stderr) when that is not usable.
     """
-    from site_builder.mcp.command import source_from
+    from site_builder.access.start import open_source
 
     root, url = os.environ.get("SITE_BUILDER_ROOT"), os.environ.get("SITE_BUILDER_URL")
     if (root is None) == (url is None):
@@ -355,7 +355,7 @@ def app() -> McpApp:
     except ValueError as exc:
         log_to_stderr(str(exc))
         raise SystemExit(2) from None
-    source = source_from(root, url)
+    source = open_source(root, url)
     if isinstance(source, int):
         raise SystemExit(source)
     if not tokens:

@@ -12,10 +12,10 @@ import ipaddress
 import socket
 from dataclasses import dataclass
 
+from site_builder.access.source import LOG_PREFIX, Source, log_to_stderr
 from site_builder.mcp.envelope import hints_for
 from site_builder.mcp.http import MCP_PATH, McpApp, Settings
 from site_builder.mcp.server import Server
-from site_builder.mcp.source import LOG_PREFIX, Source, log_to_stderr
 from site_builder.mcp.tokens import read_tokens
 
 USAGE = 2

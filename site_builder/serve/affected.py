@@ -15,9 +15,9 @@ from collections.abc import Collection, Iterable
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
-from site_builder.build import search
-from site_builder.build.lineage import Lineage
-from site_builder.build.urls import Urls
+from site_builder.render import search
+from site_builder.render.lineage import Lineage
+from site_builder.render.urls import Urls
 from site_builder.site_paths import AGENTS, DECISIONS, FEED, LLMS, LLMS_FULL, SITEMAP
 
 # The agent files, which describe every record.

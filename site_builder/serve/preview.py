@@ -30,22 +30,23 @@ from typing import Any, TextIO
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.attachments import SvgRefused, published_bytes
-from site_builder.archive.findings import Finding, as_json, has_errors
-from site_builder.archive.loader import LoaderCache, load_archive, reload_records
-from site_builder.build import pages, search
-from site_builder.build.artifacts import write_artifacts
-from site_builder.build.bodies import RenderedBodies, update_bodies
-from site_builder.build.links import asset_source
-from site_builder.build.site import write_site
-from site_builder.build.urls import Urls
+from site_builder.archive.loader import LoaderCache, reload_records
 from site_builder.config import load_config
 from site_builder.confined import Refused
+from site_builder.findings import Finding, as_json, has_errors
+from site_builder.render import pages, search
+from site_builder.render.artifacts import write_artifacts
+from site_builder.render.bodies import RenderedBodies, update_bodies
+from site_builder.render.links import asset_source
+from site_builder.render.site import write_site
+from site_builder.render.urls import Urls
 from site_builder.serve import affected
 from site_builder.serve.checked import Checked, check, recheck
 from site_builder.serve.events import Broadcaster
 from site_builder.serve.store import SiteStore
 from site_builder.serve.watcher import ChangeKind, Changes, Layout
 from site_builder.site_paths import url_path
+from site_builder.sources.load import load_archive
 
 # A rebuild that changed more files than this reloads every open page: naming them all would
 # cost more than reloading the few pages that did not change.

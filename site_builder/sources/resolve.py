@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from site_builder.archive.findings import Finding
 from site_builder.archive.origins import ContentRoot, Foreign, Source
 from site_builder.config import SiteConfig, SourceSpec, without_credentials
+from site_builder.findings import Finding
 from site_builder.sources import checkouts, git
 
 FailedClones = dict[SourceSpec, Finding]
@@ -45,7 +45,7 @@ def content_roots(config: SiteConfig, failed: FailedClones | None = None,
     """
     roots = [ContentRoot(config.content_dir, config.content)]
     if config.sources and not config.content_dir.exists():
-        roots = []  # `content` may be absent when sources provide the records (SPEC §3.1)
+        roots = []  # `content` may be absent when sources provide the records
     findings: list[Finding] = []
     for spec in config.sources:
         if spec.repo is not None:

@@ -1,4 +1,4 @@
-"""`affects` globs (SPEC §3.3), matched the way .gitignore and CODEOWNERS match paths."""
+"""`affects` globs, matched the way .gitignore and CODEOWNERS match paths."""
 
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ def test_bad_patterns_are_reported_and_match_nothing(pattern: str, reason: str) 
 
 
 def test_check_reports_a_bad_pattern_at_its_line(fixture_archive) -> None:
-    from site_builder.archive.loader import load_archive
+    from site_builder.sources.load import load_archive
 
     root = fixture_archive("mcp-lineage")
     record = root / "content" / "core" / "adr" / "0001-use-postgres.md"

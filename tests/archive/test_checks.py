@@ -1,4 +1,4 @@
-"""Every problem of SPEC §7, each in a small broken archive, with its exact file, line and text.
+"""Every problem check reports, each in a small broken archive, with its exact file, line and text.
 
 Each fixture under tests/fixtures/broken/ holds one kind of problem; the expected findings are
 the complete list `check` reports for it (nothing missing, nothing extra), as
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.archive.loader import load_archive
+from site_builder.sources.load import load_archive
 
 Row = tuple[str, int, str, str]
 

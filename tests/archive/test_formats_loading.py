@@ -1,4 +1,4 @@
-"""Folders in other tools' formats loaded in place (SPEC §3.5): identity, lookup, lineage,
+"""Folders in other tools' formats loaded in place: identity, lookup, lineage,
 dates from git, and one clear line for one broken record."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from site_builder import query
-from site_builder.archive.loader import load_archive
 from site_builder.archive.published import archive_from_index
-from site_builder.build.site import build_site
+from site_builder.render.site import build_site
+from site_builder.sources.load import load_archive
 from tests.conftest import FIXTURES, run_cli
 
 

@@ -1,4 +1,4 @@
-"""The readers of other tools' formats (SPEC §3.5) as pure functions: text → fields."""
+"""The readers of other tools' formats as pure functions: text → fields."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`format` sources in site.yml (SPEC §3.1): their keys, and the folder's confinement."""
+"""`format` sources in site.yml: their keys, and the folder's confinement."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.archive.loader import load_archive
 from site_builder.config import load_config
+from site_builder.sources.load import load_archive
 
 RECORD = "# 1. Use Go\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n"
 

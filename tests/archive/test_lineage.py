@@ -1,11 +1,11 @@
-"""Derived lineage (SPEC §3.3): supersededBy, current, currentRecord and the chain."""
+"""Derived lineage: supersededBy, current, currentRecord and the chain."""
 
 from __future__ import annotations
 
 import pytest
 
 from site_builder.archive.archive import Archive
-from site_builder.archive.loader import load_archive
+from site_builder.sources.load import load_archive
 from tests.conftest import FIXTURES
 
 

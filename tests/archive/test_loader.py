@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from site_builder.archive import loader
-from site_builder.archive.loader import LoaderCache, load_archive
+from site_builder.archive.loader import LoaderCache
+from site_builder.sources.load import load_archive
 
 
 @pytest.fixture

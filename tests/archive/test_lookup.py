@@ -1,11 +1,11 @@
-"""Identity and lookup (SPEC §3.2): ids, refs, short ids, slugs, and the two failure messages."""
+"""Identity and lookup: ids, refs, short ids, slugs, and the two failure messages."""
 
 from __future__ import annotations
 
 import pytest
 
 from site_builder.archive.archive import Archive, LookupFailed
-from site_builder.archive.loader import load_archive
+from site_builder.sources.load import load_archive
 from tests.conftest import FIXTURES
 
 

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from site_builder import query
-from site_builder.archive.loader import load_archive
 from site_builder.archive.published import (
     PublishedError,
     archive_from_index,
@@ -17,7 +16,8 @@ from site_builder.archive.published import (
     record_id,
     site_path,
 )
-from site_builder.build.site import build_site
+from site_builder.render.site import build_site
+from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE
 
 

@@ -1,4 +1,4 @@
-"""Parsing one record's text (SPEC §3.3): no disk needed, every problem at its line."""
+"""Parsing one record's text: no disk needed, every problem at its line."""
 
 from __future__ import annotations
 

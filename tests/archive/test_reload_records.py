@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.archive.loader import LoaderCache, load_archive, reload_records
+from site_builder.archive.loader import LoaderCache, reload_records
+from site_builder.sources.load import load_archive
 from tests.conftest import edit_text
 
 FIRST = "content/demo/adr/0001-write-records-in-markdown.md"

@@ -1,4 +1,4 @@
-"""Review schedules (SPEC §3.3): `review: {every, reviewed}` → the next due date."""
+"""Review schedules: `review: {every, reviewed}` → the next due date."""
 
 from __future__ import annotations
 

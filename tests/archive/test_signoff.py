@@ -1,4 +1,4 @@
-"""RFC sign-off (SPEC §3.3): reviewers and approvals → {status, approved, required, waitingOn}."""
+"""RFC sign-off: reviewers and approvals → {status, approved, required, waitingOn}."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How the bench decides MkDocs' time limit: long enough to decide SPEC §8's 10× target."""
+"""How the bench decides MkDocs' time limit: long enough to decide the contract's 10× target."""
 
 from __future__ import annotations
 

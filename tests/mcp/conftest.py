@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.build.site import build_site
+from site_builder.render.site import build_site
 from tests.conftest import EXAMPLE_SITE, FIXTURES
 from tests.mcp.httpsite import SiteServer
 

@@ -10,9 +10,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from site_builder.access.changes import FolderChanges
+from site_builder.access.source import LocalSource
 from site_builder.config import load_config
-from site_builder.mcp.changes import FolderChanges
-from site_builder.mcp.source import LocalSource
 
 
 def test_quiet_until_something_is_written(tmp_path: Path):

@@ -1,4 +1,4 @@
-"""The MCP server's local mode over folders in other tools' formats (SPEC §3.5)."""
+"""The MCP server's local mode over folders in other tools' formats."""
 
 from __future__ import annotations
 

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from site_builder.access.source import LocalSource
 from site_builder.config import load_config
 from site_builder.mcp import tools
 from site_builder.mcp.server import Server
-from site_builder.mcp.source import LocalSource
 from tests.conftest import EXAMPLE_SITE
 from tests.mcp.client import RawServer
 
@@ -36,7 +36,7 @@ METHODS = ["initialize", "ping", "tools/list", "tools/call", "resources/list",
            "notifications/initialized", "notifications/cancelled", "prompts/list"]
 WORDS = ["build", "adr", "rfc", "mcp", "cache", "implemented", "proposed", "risk=high",
          "effort=2", "BUILD-ADR-0008", "build/adr/1", "0001", "", " ", "hsato", "@pnair",
-         "site_builder/build/writer.py", "relevance", "date", "*", "ß", "a/b/../c"]
+         "site_builder/render/writer.py", "relevance", "date", "*", "ß", "a/b/../c"]
 plausible = (st.sampled_from(WORDS) | st.integers(-3, 300) | st.booleans()
              | st.lists(st.sampled_from(WORDS), max_size=3))
 

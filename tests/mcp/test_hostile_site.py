@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
+from site_builder.access.remote import PublishedSite, RemoteSource
 from site_builder.mcp.protocol import Request
-from site_builder.mcp.remote import PublishedSite, RemoteSource
 from site_builder.mcp.server import Server
 from tests.mcp.client import RawServer, call, initialize
 from tests.mcp.httpsite import (

@@ -1,7 +1,7 @@
 """`site-builder mcp --http`: Streamable HTTP through the SDK client and through raw requests.
 
 The server runs as a real subprocess on 127.0.0.1 (port 0, the printed address); raw
-requests go through httpx, so each refusal SPEC §6 asks for (401, 403, 405, 421, the bind
+requests go through httpx, so each refusal the HTTP transport makes (401, 403, 405, 421, the bind
 refusal) is seen on the wire as a client would see it.
 """
 

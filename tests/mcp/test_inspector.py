@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from site_builder import query
-from site_builder.archive.loader import load_archive
+from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE, REPO
 from tests.mcp.httpserver import HttpServer
 from tests.mcp.test_sdk_example import TOOLS

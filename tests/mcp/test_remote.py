@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from site_builder.access.remote import PublishedSite, RemoteSource
 from site_builder.mcp.protocol import Request
-from site_builder.mcp.remote import PublishedSite, RemoteSource
 from site_builder.mcp.server import Server
 from tests.mcp.client import Session, mcp_client
 from tests.mcp.httpsite import (
@@ -44,7 +44,7 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("due_reviews", {"all": True}),
     ("due_reviews", {"within": 365}),
     ("rfc_reviews", {}),
-    ("records_for_paths", {"paths": ["site_builder/build/writer.py",
+    ("records_for_paths", {"paths": ["site_builder/render/writer.py",
                                      "site_builder/mcp/remote.py", "infra/clusters/a.yaml",
                                      "web/en/index.html"]}),
     ("list_superseded", {}),
@@ -185,10 +185,9 @@ def test_a_site_that_never_answers_times_out_and_the_server_keeps_serving(
 
 def test_without_timeout_the_command_gives_a_site_ten_seconds():
     # The limit itself is proved with 1 s above; this is only which limit the command picks.
-    from site_builder.cli import build_parser
-    from site_builder.mcp.command import _remote
+    from site_builder.access.start import open_source
 
-    source = _remote(build_parser().parse_args(["mcp", "--url", "http://127.0.0.1:9/"]))
+    source = open_source(None, "http://127.0.0.1:9/")
     assert source.site.timeout == 10
 
 

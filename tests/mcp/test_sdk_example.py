@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 
 from site_builder import query
-from site_builder.archive.loader import load_archive
+from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE
 from tests.mcp.client import Session, http_client, mcp_client
 from tests.mcp.httpserver import HttpServer
@@ -158,8 +158,8 @@ def test_a_superseded_record_points_at_the_one_in_force(client: Session):
 
 
 def test_records_for_paths_answers_the_rfcs_example(client: Session):
-    """The answer agents/rfc/0001 shows for site_builder/build/output.py."""
-    answer = client.answer("records_for_paths", paths=["site_builder/build/output.py"])
+    """The answer agents/rfc/0001 shows for site_builder/render/output.py."""
+    answer = client.answer("records_for_paths", paths=["site_builder/render/output.py"])
     assert answer["total"] == 9
     assert {r["id"] for r in answer["current"]} == {
         "build/adr/0022-body-cache-in-one-sqlite-file",

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from site_builder.archive.loader import LoaderCache, load_archive, reload_records
+from site_builder.archive.loader import LoaderCache, reload_records
 from site_builder.serve import affected
 from site_builder.serve.checked import check, recheck
+from site_builder.sources.load import load_archive
 from tests.conftest import edit_text
 
 FIRST = "content/demo/adr/0001-write-records-in-markdown.md"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from site_builder.archive.loader import load_archive
+from site_builder.sources.load import load_archive
 from tests.conftest import run_cli
 from tests.sources.conftest import make_archive, record_text
 
@@ -53,7 +53,7 @@ def test_check_reports_the_collision_and_fails(tmp_path):
     result = run_cli("check", "--root", str(root), cwd=root)
 
     assert result.returncode == 1
-    # check prints its findings on stderr (SPEC §4: errors go to stderr).
+    # check prints its findings on stderr(errors go to stderr).
     assert result.stderr.startswith("site.yml:3: error: project 'local' is provided twice")
 
 

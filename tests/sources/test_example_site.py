@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from site_builder.archive.loader import load_archive
+from site_builder.sources.load import load_archive
 from tests.conftest import run_cli
 
 

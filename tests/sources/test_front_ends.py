@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from site_builder import query
-from site_builder.archive.loader import load_archive
+from site_builder.sources.load import load_archive
 from tests.conftest import run_cli
 from tests.sources.conftest import make_archive, record_text
 
@@ -53,7 +53,7 @@ def test_check_reports_source_problems_at_the_files_that_hold_them(tmp_path, ori
     result = run_cli("check", "--root", str(root), cwd=root)
 
     assert result.returncode == 1
-    assert result.stderr.splitlines() == [  # findings go to stderr (SPEC §4)
+    assert result.stderr.splitlines() == [  # findings go to stderr
         ".site-builder/sources/payments/docs/decisions/payments/adr/0002-retry-webhooks.md:3: "
         "error: unknown status 'acepted' (one of accepted, deprecated, implemented, proposed, "
         "rejected, superseded)",

@@ -5,9 +5,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from site_builder.archive.loader import LoaderCache, load_archive
+from site_builder.archive.loader import LoaderCache
 from site_builder.scaffold import init_archive
 from site_builder.sources.checkouts import checkout_folder
+from site_builder.sources.load import load_archive
 from tests.sources.conftest import Origin, make_archive, record_text
 
 

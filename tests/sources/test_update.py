@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import shutil
 
-from site_builder.archive.loader import LoaderCache, load_archive
+from site_builder.archive.loader import LoaderCache
+from site_builder.sources.load import load_archive
 from tests.conftest import run_cli
 from tests.sources.conftest import make_archive, record_text
 

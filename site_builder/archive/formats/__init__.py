@@ -1,4 +1,4 @@
-"""Readers for records kept in another tool's format, read in place (SPEC §3.5).
+"""Readers for records kept in another tool's format, read in place.
 
 One module per format, each a pure function from a file's text to `Fields`: `nygard`
 (adr-tools), `madr` (2.x items, 3.x/4.x front matter), `log4brains`, and `auto`, which picks
@@ -13,14 +13,14 @@ from site_builder.archive.formats.auto import Reader
 READERS: dict[str, Reader] = {
     "nygard": nygard.read, "madr": madr.read, "log4brains": log4brains.read, "auto": auto.read,
 }
-# Files of such a folder that are not records (SPEC §3.5), besides names starting `_` or `.`.
+# Files of such a folder that are not records, besides names starting `_` or `.`.
 NOT_RECORDS = frozenset({"readme.md", "index.md", "template.md", "adr-template.md"})
 
 
 def is_record_name(name: str) -> bool:
     """True for a file name a folder in another tool's format holds a record under.
 
-    Besides the names SPEC §3.5 lists, MADR's template variants (`adr-template-minimal.md`,
+    Besides the names the reading rules list, MADR's template variants (`adr-template-minimal.md`,
     `adr-template-bare.md`) sit beside the records: no `template…` file is a record.
     """
     lowered = name.lower()

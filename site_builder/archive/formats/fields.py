@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from site_builder.archive.findings import Level
+from site_builder.findings import Level
 
 # Relation lines become one of these three kinds of reference.
 SUPERSEDES, SUPERSEDED_BY, RELATED = "supersedes", "supersededBy", "related"
@@ -55,7 +55,7 @@ class Fields:
     problems: list[tuple[int, Level, str]] = field(default_factory=list)
 
     def set(self, key: str, text: Any, line: int) -> None:
-        """Keep the first place that states `key` (SPEC §3.5: the first place wins)."""
+        """Keep the first place that states `key`: the first place wins."""
         if key not in self.values and text not in (None, ""):
             self.values[key] = Value(text, line)
 

@@ -1,4 +1,4 @@
-"""Fields → Record: statuses matched with aliases, dates read, lists split (SPEC §3.5).
+"""Fields → Record: statuses matched with aliases, dates read, lists split.
 
 Pure like the readers: the git date, the folder's numbering and the site's statuses come in
 `Folder` and `FileFacts`, so nothing here touches the disk.
@@ -14,14 +14,14 @@ from typing import Any
 
 from site_builder import yamlfile
 from site_builder.archive.affects import Affects
-from site_builder.archive.findings import Finding
 from site_builder.archive.formats.fields import RELATED, SUPERSEDED_BY, SUPERSEDES, Fields
 from site_builder.archive.formats.text import first_paragraph
 from site_builder.archive.origins import Foreign, Source
 from site_builder.archive.records import Record, check_field_value
 from site_builder.config import FieldDef
+from site_builder.findings import Finding
 
-# Statuses other tools write, and the status each one means here (SPEC §3.5).
+# Statuses other tools write, and the status each one means here.
 ALIASES = {"approved": "accepted", "pending": "proposed", "in review": "proposed",
            "under review": "proposed", "on hold": "proposed", "in progress": "proposed"}
 _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})(.*)$")

@@ -1,0 +1,8 @@
+"""Where an Archive comes from, for the MCP server and the CLI's `--url` alike.
+
+- `source.py`  a Source: the archive of a content folder, read again when it changes
+- `changes.py` whether anything under the content folders changed (inotify)
+- `remote.py`  the archive of a published site, fetched lazily and cached
+- `fetch.py`   one bounded HTTP request: deadline, redirects kept on the site, size caps
+- `start.py`   a folder or an address → a Source, with the one-line refusals both share
+"""

@@ -1,0 +1,124 @@
+"""Where the server's Archive comes from: the content folder (local mode) or a site (remote).
+
+Both kinds of source hand the server the same `Archive`, so every tool runs the same query
+code in both modes. A source raises SourceError when it cannot give one; the server turns
+that into a tool result with `isError: true` and keeps serving.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from typing import Protocol
+
+from site_builder.access.changes import FolderChanges
+from site_builder.archive.archive import Archive
+from site_builder.archive.loader import LoaderCache
+from site_builder.config import SiteConfig
+from site_builder.findings import Finding
+from site_builder.sources.load import load_archive
+from site_builder.sources.resolve import content_roots
+
+LOG_PREFIX = "site-builder mcp:"
+# Problems logged per change of the archive; the rest are counted, not listed.
+_MAX_LOGGED = 50
+
+Log = Callable[[str], None]
+
+
+def log_to_stderr(message: str) -> None:
+    """Write one log line to stderr, where MCP clients expect a server's logs."""
+    print(f"{LOG_PREFIX} {message}", file=sys.stderr, flush=True)
+
+
+class SourceError(Exception):
+    """The archive could not be read; the message says what failed (a URL, a file)."""
+
+
+class Source(Protocol):
+    """What the server needs from where records come from."""
+
+    open_world: bool
+    """True when answers depend on something outside this machine (a published site)."""
+
+    def archive(self) -> Archive:
+        """The archive as it is now. Raises SourceError."""
+        ...
+
+    def warm(self) -> None:
+        """Start preparing the archive in the background, if that is cheap and local."""
+        ...
+
+
+class LocalSource:
+    """The content folder of an archive, read again whenever something in it changed.
+
+    The config is loaded once by the caller, so a broken site.yml stops the server before a
+    client waits. The content folder and every source in site.yml are read; a `repo:`
+    source missing from the cache is cloned by the first read. Records are re-read through
+    the loader's cache, which reparses only files whose size or mtime changed;
+    `FolderChanges` skips even the stat walk when the kernel reports nothing changed.
+    Record problems never stop the server: they are logged once each time the archive
+    changes, and every readable record is served.
+    """
+
+    open_world = False
+
+    def __init__(self, config: SiteConfig, log: Log = log_to_stderr) -> None:
+        self.config = config
+        self._log = log
+        self._cache = LoaderCache()
+        self._lock = threading.Lock()
+        self._changes = FolderChanges([config.content_dir])
+        self._archive: Archive | None = None
+        self._logged: tuple[Finding, ...] = ()
+
+    def archive(self) -> Archive:
+        """The archive, re-read when a file below the content folder changed."""
+        with self._lock:
+            # Consume change notices before reading, so an edit made during the read is
+            # noticed by the next call.
+            changed = self._changes.changed()
+            if self._archive is None or changed:
+                try:
+                    archive = load_archive(self.config.root, cache=self._cache,
+                                           config=self.config)
+                except OSError as exc:
+                    raise SourceError(f"could not read the archive in {self.config.root}: "
+                                      f"{exc}") from exc
+                # The roots are known now (a repo source was cloned during the first load),
+                # so listing them again touches no network.
+                roots, _ = content_roots(self.config, self._cache.failed_sources)
+                self._changes.watch([r.path for r in roots])
+                if archive is not self._archive:
+                    self._report(archive.load_findings)
+                self._archive = archive
+            return self._archive
+
+    def warm(self) -> None:
+        """Read the archive in a background thread, so the first tool call finds it ready."""
+        def read() -> None:
+            try:
+                self.archive()
+            except SourceError as exc:
+                self._log(str(exc))
+
+        threading.Thread(target=read, name="site-builder-mcp-warm", daemon=True).start()
+
+    def _report(self, findings: tuple[Finding, ...]) -> None:
+        if findings == self._logged:
+            return
+        self._logged = findings
+        if not findings:
+            self._log("the archive reads cleanly again")
+            return
+        errors = sum(f.level == "error" for f in findings)
+        self._log(f"{errors} error(s) and {len(findings) - errors} warning(s) in the archive; "
+                  "answering from every record that could be read")
+        for finding in findings[:_MAX_LOGGED]:
+            self._log(finding.format(self.config.root))
+        if len(findings) > _MAX_LOGGED:
+            self._log(f"... and {len(findings) - _MAX_LOGGED} more "
+                      f"(site-builder check --root {self.config.root} lists them all)")
+

@@ -1,0 +1,109 @@
+"""The command line: `site-builder COMMAND`, one module per command.
+
+Each command module has `register(sub, common)`, which adds its parser and the function
+that runs it; the functions import what they need when they run, so `--help` and `build`
+never load the query engine, the MCP client or the live preview. What the commands share
+(exit codes, finding the archive, reporting) is in `common.py`. No other package imports
+this one.
+
+Exit codes: 0 ok, 1 the archive has errors (or a step failed), 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from site_builder import __version__
+from site_builder.cli import (
+    build,
+    check,
+    graph,
+    import_command,
+    init,
+    mcp,
+    new,
+    search,
+    serve,
+    sources,
+)
+from site_builder.cli.common import ARCHIVE_ERRORS, OK, USAGE, UsageError, fail
+
+__all__ = ["build_parser", "main"]
+
+Register = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
+# In the order `--help` lists them.
+COMMANDS: tuple[Register, ...] = (
+    init.register, import_command.register, new.register, check.register, search.register,
+    build.register, graph.register, sources.register, mcp.register, serve.register,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command."""
+    parser = argparse.ArgumentParser(
+        prog="site-builder",
+        description="A static-site generator for decision records, and an MCP server over them.")
+    parser.add_argument("--version", action="version", version=f"site-builder {__version__}")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--root", metavar="DIR",
+                        help="folder holding site.yml (default: this folder or the nearest above)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for register in COMMANDS:
+        register(sub, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; its exit status. A failure the command did not foresee is one line
+    naming where it happened, exit 1, never a traceback."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        fail(str(exc))
+        return USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return OK
+    except Exception as exc:
+        code = _known_failure(exc)
+        if code is None:
+            return _unexpected(exc)
+        fail(str(exc))
+        return code
+
+
+def _known_failure(exc: Exception) -> int | None:
+    """The exit code for a failure a command reports in one line, or None for a bug.
+
+    Imported here, when one happened: the modules are loaded only by commands that query
+    or read a published site."""
+    from site_builder.access.source import SourceError
+    from site_builder.contract import ArgumentError
+    from site_builder.query import QueryError
+
+    if isinstance(exc, (QueryError, ArgumentError)):
+        return USAGE
+    if isinstance(exc, SourceError):  # a published site (--url) that could not be read
+        return ARCHIVE_ERRORS
+    return None
+
+
+def _unexpected(exc: BaseException) -> int:
+    """One line for a bug: what failed and where, and how to see the whole story."""
+    import os
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
+    filename = getattr(exc, "filename", None)
+    about = f" while working on {filename}" if filename else ""
+    fail(f"unexpected {type(exc).__name__}{about}: {exc}{where}; please report this "
+         "(set SITE_BUILDER_DEBUG=1 for the traceback)")
+    if os.environ.get("SITE_BUILDER_DEBUG"):
+        traceback.print_exception(exc, file=sys.stderr)
+    return ARCHIVE_ERRORS

@@ -1,0 +1,66 @@
+"""`site-builder init [DIR]` and `init --from DIR`: start an archive, or adopt a repository's."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from site_builder.cli.common import OK, USAGE, UsageError, fail, report
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("init", help="scaffold a new archive", parents=[common])
+    p.add_argument("dir", nargs="?", help="folder to create it in (default: --root, else here)")
+    p.add_argument("--from", dest="from_dir", metavar="DIR",
+                   help="adopt the decision folders of the repository at DIR, in place")
+    p.set_defaults(func=cmd_init)
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    if args.from_dir is not None:
+        if args.dir is not None:
+            raise UsageError("init takes a folder or --from DIR, not both")
+        return cmd_adopt(Path(args.from_dir))
+    from site_builder.scaffold import ScaffoldError, init_archive
+
+    folder = Path(args.dir or args.root or ".").resolve()
+    try:
+        written = init_archive(folder)
+    except ScaffoldError as exc:
+        fail(str(exc))
+        return USAGE
+    for path in written:
+        print(path)
+    print(f"Created an archive in {folder}. Next: site-builder check --root {folder}",
+          file=sys.stderr)
+    return OK
+
+
+def cmd_adopt(repo: Path) -> int:
+    """`init --from DIR`: print the folders found, what was written, every guess, and
+    whether `check` passes on it."""
+    from site_builder.adopt import adopt
+    from site_builder.adopt_report import check_summary, record_guesses
+    from site_builder.config import load_config
+    from site_builder.scaffold import ScaffoldError
+
+    try:
+        adoption = adopt(repo)
+    except ScaffoldError as exc:
+        fail(str(exc))
+        return USAGE
+    for folder in adoption.folders:
+        print(f"found {folder.path}: format {folder.format}, project {folder.project} "
+              f"({folder.why})")
+    for path in adoption.written:
+        print(f"wrote {path}")
+    config, _ = load_config(repo)
+    guesses = adoption.guesses + (record_guesses(config) if config is not None else [])
+    for guess in guesses:
+        print(f"guessed {guess}")
+    errors, verdict = check_summary(repo)
+    report(errors)
+    print(verdict, file=sys.stderr)
+    print(f"Next: site-builder build --root {repo}", file=sys.stderr)
+    return OK

@@ -1,0 +1,39 @@
+"""`site-builder new PROJECT TYPE "Title"`: the next-numbered record, from the template."""
+
+from __future__ import annotations
+
+import argparse
+
+from site_builder.cli.common import OK, USAGE, UsageError, fail, find_root, load_config_or_fail
+from site_builder.findings import display_path
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("new", help="write the next-numbered record", parents=[common])
+    p.add_argument("project")
+    p.add_argument("type", help="record type folder, e.g. adr or rfc")
+    p.add_argument("title")
+    p.add_argument("--create-project", action="store_true",
+                   help="start the project folder if it does not exist")
+    p.set_defaults(func=cmd_new)
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from site_builder.authoring import NewRecordError, new_record
+
+    config = load_config_or_fail(find_root(args.root))
+    foreign = next((s for s in config.sources if s.format and s.project == args.project), None)
+    if foreign is not None:
+        # A native file there would make the project claimed twice; the folder's own tool
+        # (adr new, log4brains adr new) keeps its numbering and template.
+        raise UsageError(f"project '{args.project}' is read from {foreign.label} in "
+                         f"{foreign.format} format: add the record there with that folder's "
+                         "own tool, or run 'site-builder import' to move it to content/")
+    try:
+        path = new_record(config, args.project, args.type, args.title,
+                          create_project=args.create_project)
+    except NewRecordError as exc:
+        fail(str(exc))
+        return USAGE
+    print(display_path(path))
+    return OK

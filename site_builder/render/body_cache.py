@@ -1,0 +1,161 @@
+"""Rendered bodies on disk: one SQLite database under `<root>/.site-builder/cache/`.
+
+One database rather than a file per body: creating a file is the costliest thing a cold build
+asks of the file system, and a file per body added 10,000 to the 20,000 files a cold build of
+10,000 records must create anyway (its pages and `.md` copies), for seconds of system time.
+SQLite keeps the entries in one file, reads them back by key, and lets a `serve` and a `build`
+of the same archive use the cache at once (write-ahead log: readers never wait for the writer).
+
+Only the process that owns a build writes: entries are added within a transaction that is
+committed every few hundred entries and when the build ends, so a concurrent writer never waits
+long. The cache is disposable: an unreadable database is replaced by an empty one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sqlite3
+import threading
+from pathlib import Path
+
+from site_builder.archive.records import Record
+from site_builder.render.headings import TocEntry
+from site_builder.render.markdown import RenderedBody
+
+DATABASE = "bodies.sqlite"
+# Entries added before the transaction is committed: bounds how long another process waits.
+COMMIT_EVERY = 256
+_SCHEMA = "CREATE TABLE IF NOT EXISTS bodies (key TEXT PRIMARY KEY, entry BLOB NOT NULL)"
+
+
+class BodyCache:
+    """Rendered bodies by cache key, in `folder/bodies.sqlite`. Safe to share between the
+    threads of one process; open in each process that uses it (it does not pickle)."""
+
+    def __init__(self, folder: Path, environment: str) -> None:
+        self.folder = folder
+        self.environment = environment
+        self.path = folder / DATABASE
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+        self._keys: set[str] | None = None
+        self._added = 0
+
+    def key(self, record: Record, body: str, signature: tuple[tuple[str, str], ...]) -> str:
+        """The cache key of `record`'s rendered `body` given how its links resolve."""
+        digest = hashlib.sha256(self.environment.encode())
+        digest.update(f"\0{record.id}\0{signature!r}\0".encode())
+        digest.update(body.encode("utf-8", "surrogatepass"))
+        return digest.hexdigest()
+
+    def has(self, key: str) -> bool:
+        """True when an entry for `key` is stored."""
+        with self._lock:
+            return key in self._known()
+
+    def load(self, key: str) -> RenderedBody | None:
+        """The stored body, or None when there is none or it cannot be read."""
+        with self._lock:
+            try:
+                row = self._connection().execute(
+                    "SELECT entry FROM bodies WHERE key = ?", (key,)).fetchone()
+                if row is None:
+                    return None
+                data = json.loads(row[0])
+                return RenderedBody(data["html"], tuple(TocEntry(*t) for t in data["toc"]),
+                                    tuple(data["assets"]))
+            except (sqlite3.Error, ValueError, KeyError, TypeError):
+                return None
+
+    def store(self, key: str, body: RenderedBody) -> None:
+        """Add one entry; it is committed within COMMIT_EVERY entries, or by `commit()`."""
+        data = {"html": body.html, "toc": [[t.level, t.anchor, t.title] for t in body.toc],
+                "assets": list(body.assets)}
+        entry = json.dumps(data, ensure_ascii=False).encode("utf-8")
+        with self._lock:
+            self._connection().execute(
+                "INSERT OR REPLACE INTO bodies (key, entry) VALUES (?, ?)", (key, entry))
+            self._known().add(key)
+            self._added += 1
+            if self._added >= COMMIT_EVERY:
+                self._commit()
+
+    def commit(self) -> None:
+        """Make every entry added so far visible to other processes."""
+        with self._lock:
+            self._commit()
+
+    def prune(self, keep: set[str]) -> int:
+        """Delete entries not in `keep` (bodies since edited or deleted), and the files of
+        the one-file-per-body cache earlier versions kept beside the database; returns how
+        many entries."""
+        _remove_file_cache(self.folder)
+        with self._lock:
+            stale = [(key,) for key in self._known() - keep]
+            if stale:
+                self._connection().executemany("DELETE FROM bodies WHERE key = ?", stale)
+                self._known().difference_update(key for key, in stale)
+            self._commit()
+            return len(stale)
+
+    def close(self) -> None:
+        """Commit and close the database (it opens again when used)."""
+        with self._lock:
+            if self._db is not None:
+                self._commit()
+                self._db.close()
+                self._db = None
+                self._keys = None
+
+    # ---- the database, under the lock -------------------------------------------------------
+
+    def _commit(self) -> None:
+        if self._db is not None and self._db.in_transaction:
+            self._db.commit()
+        self._added = 0
+
+    def _known(self) -> set[str]:
+        if self._keys is None:
+            rows = self._connection().execute("SELECT key FROM bodies")
+            self._keys = {key for key, in rows}
+        return self._keys
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._db is None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            try:
+                self._db = _open(self.path)
+            except sqlite3.DatabaseError:  # not a database (any more): the cache is disposable
+                for leftover in self.folder.glob(f"{DATABASE}*"):
+                    leftover.unlink()
+                self._db = _open(self.path)
+        return self._db
+
+    def __getstate__(self) -> dict[str, object]:
+        raise TypeError("a BodyCache is opened by each process that uses it, not sent to one")
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=30, check_same_thread=False)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        # A cache: losing the last entries to a power cut is fine, waiting for the disk is not.
+        db.execute("PRAGMA synchronous=OFF")
+        db.execute(_SCHEMA)
+        db.commit()
+    except sqlite3.DatabaseError:
+        db.close()
+        raise
+    return db
+
+
+def _remove_file_cache(folder: Path) -> None:
+    """Delete the one-file-per-body cache earlier versions kept in `folder` (shard folders
+    named by two hex digits), if it is there."""
+    if not folder.is_dir():
+        return
+    for shard in folder.iterdir():
+        if shard.is_dir() and len(shard.name) == 2:
+            shutil.rmtree(shard, ignore_errors=True)

@@ -1,0 +1,418 @@
+"""The HTML site for people: every page kind rendered from its Jinja2 template.
+
+`render_pages` is the one entry point the build calls. It decides which pages exist and what
+each one shows (from `views`), renders them with the archive's theme (`theme.Theme`) and hands
+every file to `write`, so it never touches the disk itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
+from functools import cached_property, partial
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from markupsafe import Markup, escape
+
+from site_builder.archive.archive import Archive
+from site_builder.render import views
+from site_builder.render.diagrams import diagram_policy, has_mermaid
+from site_builder.render.lineage import Lineage
+from site_builder.render.lineage_svg import lineage_markup
+from site_builder.render.search import MANIFEST, SearchIndex
+from site_builder.render.theme import Theme
+from site_builder.render.urls import Urls, encode_path
+from site_builder.site_paths import AGENTS, DECISIONS, FEED, LLMS, NOT_FOUND_PAGE, SEARCH_PAGE
+
+if TYPE_CHECKING:
+    from site_builder.render.markdown import RenderedBody
+
+# Not "search/": a project folder may be called that (the benchmark archive has one), and a
+# root file name with an extension can never meet a project id.
+RECENT = 12
+
+# Every page satisfies this policy: no inline script or style anywhere, and search fetches
+# only the site's own files. Images from https: are allowed because record bodies may embed
+# diagrams hosted elsewhere.
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: https:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+])
+DIAGRAM_CONTENT_SECURITY_POLICY = diagram_policy(CONTENT_SECURITY_POLICY)
+
+
+def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Urls,
+                 write: Callable[[str, str | bytes], None],
+                 only: Container[str] | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> int:
+    """Write every HTML page (home, projects, records, tags, timeline, search, 404) and the
+    theme files through `write(rel_path, data)`; return the number of pages written.
+    `progress(done, total)` hears of each page written.
+
+    With `only` (site paths), write just those pages, theme files and search-index files, at
+    a cost in proportion to them: `serve` re-renders what an edit touched this way. A path in
+    `only` that names no file is skipped (the page no longer exists).
+    """
+    wanted = (lambda path: True) if only is None else only.__contains__
+    site = SitePages(archive, bodies, urls, Theme(archive.config.root))
+    for path, data in site.theme_files():
+        if wanted(path):
+            write(path, data)
+    # The search index and the pages before the record pages need no rendered body: a
+    # build writes them while the bodies are still being rendered.
+    if wanted(MANIFEST):
+        for path, data in SearchIndex(archive).files():
+            if wanted(path):
+                write(path, data)
+    # Counting the plan costs no rendering: every path is known up front.
+    total = sum(1 for path, _ in site.planned() if wanted(path)) if progress else 0
+    count = 0
+    for path, render in site.planned():
+        if wanted(path):
+            write(path, render())
+            count += 1
+            if progress:
+                progress(count, total)
+    return count
+
+
+# Encoding a path keeps its segments, so the relative link between two encoded paths is the
+# encoded relative link; and a site links to the same few thousand paths again and again.
+_encoded = functools.lru_cache(maxsize=1 << 16)(encode_path)
+
+
+class _Links:
+    """`link(target)` in templates: a link from one page to site path `target`,
+    percent-encoded; relative, or from the server root with `server_paths`.
+
+    One per page, handed to the template as a plain callable rather than a Jinja context
+    function: Jinja gives a context function a fresh copy of the context on every call made
+    inside a loop, which cost more than the links themselves on listing pages. Links are
+    remembered for the page, since a listing links to the same tag pages row after row.
+    """
+
+    __slots__ = ("_here", "_known", "_server_paths", "_urls")
+
+    def __init__(self, here: str, urls: Urls, server_paths: bool) -> None:
+        # As written, not encoded, as links from templates always were (nav links start from
+        # the encoded path): the two differ only inside a shared folder whose name needs
+        # encoding, where both links work, and the output stays as it was.
+        self._here = here
+        self._urls = urls
+        self._server_paths = server_paths
+        self._known: dict[str, str] = {}
+
+    def __call__(self, target: str) -> str:
+        found = self._known.get(target)
+        if found is None:
+            if self._server_paths:
+                found = self._urls.site_path(_encoded(target))
+            else:
+                found = Urls.relative(self._here, _encoded(target))
+            self._known[target] = found
+        return found
+
+
+class _ListedRows:
+    """The HTML of listing rows (`record_row` of listing.html), each rendered once per record
+    and kind of listing with its links left open, then completed for each page listing it.
+
+    A record is listed on its project page, the timeline and every page of its tags; its row
+    differs between them only in its links, which are relative to the page. Filling in a few
+    links costs a small part of rendering the row again.
+    """
+
+    # Stands for a link while a row is rendered. It cannot come out of an escaped value (any
+    # "<" in one is written "&lt;"), and the row's template has no reason to write it.
+    HOLE = Markup("<\x00>")
+
+    def __init__(self, theme: Theme) -> None:
+        self._theme = theme
+        self._targets: list[str] = []
+        self._open: dict[tuple[str, bool, bool], tuple[list[str], list[str]]] = {}
+
+    def html(self, link: Callable[[str], str], row: views.Row, show_project: bool,
+             compact: bool) -> Markup:
+        """The row's HTML with its links made by `link` (the page's own)."""
+        key = (row.page, show_project, compact)
+        found = self._open.get(key)
+        if found is None:
+            found = self._open[key] = self._render(row, show_project, compact)
+        parts, targets = found
+        out = [parts[0]]
+        for target, part in zip(targets, parts[1:], strict=True):
+            out.append(escape(link(target)))
+            out.append(part)
+        return Markup("".join(out))
+
+    def forget(self) -> None:
+        """Let go of every row's HTML; rows asked for again are rendered again."""
+        self._open.clear()
+
+    def _render(self, row: views.Row, show_project: bool,
+                compact: bool) -> tuple[list[str], list[str]]:
+        """The row's HTML split at its links, and the site paths they lead to."""
+        self._targets = []
+        # As a plain str: Markup.split would make a Markup of every part.
+        html = str(self._template.record_row(row, show_project, compact))
+        parts = html.split(self.HOLE)
+        if len(parts) != len(self._targets) + 1:
+            raise ValueError(f"listing.html record_row writes {self.HOLE!r} itself")
+        return parts, self._targets
+
+    @cached_property
+    def _template(self) -> Any:
+        """listing.html as a module whose `link` leaves holes and notes their targets."""
+        return self._theme.template("listing.html").make_module({"link": self._hole})
+
+    def _hole(self, target: str) -> Markup:
+        self._targets.append(target)
+        return self.HOLE
+
+
+class SitePages:
+    """The pages of one site, rendered lazily, one at a time, in a fixed order."""
+
+    def __init__(self, archive: Archive, bodies: Mapping[str, RenderedBody], urls: Urls,
+                 theme: Theme) -> None:
+        self.archive = archive
+        self.bodies = bodies
+        self.urls = urls
+        self.theme = theme
+        self.config = archive.config
+        env = theme.environment
+        env.globals.update(
+            site=self.config,
+            urls=urls,
+            assets=theme.published,
+            csp=CONTENT_SECURITY_POLICY,
+            draw_lineage=lineage_markup,
+        )
+        published = theme.published
+        # Every page links to these; their links are worked out before rendering rather
+        # than by one template call each.
+        self.site_wide = {
+            "home": Urls.HOME_PAGE, "timeline": Urls.TIMELINE_PAGE, "tags": Urls.TAGS_PAGE,
+            "search": SEARCH_PAGE, "feed": FEED, "llms": LLMS,
+            "decisions": DECISIONS, "agents": AGENTS,
+            "css": published["site.css"], "js": published["site.js"],
+            "search_js": published["search.js"], "search_ui": published["search-ui.js"],
+            "favicon": published["favicon.svg"],
+        }
+        self._nav_cache: dict[tuple[int, str, bool], dict[str, str]] = {}
+        self._listed = _ListedRows(theme)
+
+    def theme_files(self) -> Iterator[tuple[str, bytes]]:
+        """(site path, bytes) of every theme file."""
+        for name, path in self.theme.published.items():
+            yield path, self.theme.theme_file(name)
+
+    @cached_property
+    def statuses(self) -> dict[str, views.StatusView]:
+        """`views.status_views` of the config, which every record page needs."""
+        return views.status_views(self.config)
+
+    @cached_property
+    def lineage(self) -> Lineage:
+        """The archive's supersede chains, worked out when a page first draws one."""
+        return Lineage(self.archive)
+
+    @cached_property
+    def rows(self) -> dict[str, views.Row]:
+        """A listing row for every record, worked out when a listing first needs them."""
+        return views.rows(self.archive)
+
+    def row(self, record_id: str) -> views.Row:
+        """One record's row, without working out every row for a lone record page."""
+        if "rows" in self.__dict__:
+            return self.rows[record_id]
+        return views.row(self.archive, self.archive.by_id[record_id], self.statuses)
+
+    def planned(self) -> Iterator[tuple[str, Callable[[], str]]]:
+        """(site path, a function rendering its HTML) of every page, in a fixed order: every
+        path is known before anything is rendered. Record pages, the only ones that need a
+        rendered body, come last, in archive order."""
+        # Pages of one kind list rows alike, and the next kind lists them otherwise: the rows'
+        # HTML (ten megabytes per kind at 10,000 records) is let go between kinds, once the
+        # pages asked for before have been rendered.
+        yield Urls.HOME_PAGE, lambda: self.home()[1]
+        for project_id in self.archive.projects:
+            yield Urls.project_page(project_id), partial(_html, self.project, project_id)
+        self._listed.forget()
+        yield Urls.TAGS_PAGE, lambda: self.tags_index()[1]
+        for tag in self._tags:
+            yield tag.page, partial(_html, self.tag, tag.slug)
+        self._listed.forget()
+        yield Urls.TIMELINE_PAGE, lambda: self.timeline()[1]
+        self._listed.forget()
+        yield SEARCH_PAGE, lambda: self.search()[1]
+        yield NOT_FOUND_PAGE, lambda: self.not_found()[1]
+        for record in self.archive.records:
+            yield Urls.record_page(record), partial(_html, self.record, record.id)
+
+    # ---- page kinds ---------------------------------------------------------------------------
+
+    def _render(self, template: str, here: str, section: str, **context: Any) -> tuple[str, str]:
+        server_paths = context.setdefault("server_paths", False)
+        link = _Links(here, self.urls, server_paths)
+        # Attributes rather than a dict: base.html reads a dozen of them on every page, and
+        # Jinja looks `nav.home` up as an attribute first.
+        nav = SimpleNamespace(
+            **self._site_wide_links(here, server_paths),
+            markdown=self._one_link(here, context.pop("markdown_copy", LLMS),
+                                    server_paths))
+        canonical = self.urls.absolute(_encoded(here))
+        listed_row = partial(self._listed.html, link)
+        html = self.theme.template(template).render(
+            here=here, section=section, canonical=canonical, nav=nav, link=link,
+            single_project=len(self.archive.projects) == 1,
+            listed_row=listed_row, **context)
+        return here, html
+
+    def _one_link(self, here: str, target: str, server_paths: bool) -> str:
+        if server_paths:
+            return self.urls.site_path(_encoded(target))
+        return Urls.relative(_encoded(here), _encoded(target))
+
+    def _site_wide_links(self, here: str, server_paths: bool) -> dict[str, str]:
+        """The links every page has (navigation, assets, agent files) for the page `here`.
+
+        They depend only on how deep the page is and on its first folder (the only one it
+        can share with a site-wide target), so one computation serves thousands of pages.
+        """
+        parts = here.split("/")
+        key = (len(parts), parts[0] if len(parts) > 1 else "", server_paths)
+        found = self._nav_cache.get(key)
+        if found is None:
+            found = self._nav_cache[key] = {
+                name: self._one_link(here, path, server_paths)
+                for name, path in self.site_wide.items()}
+        return found
+
+    def home(self) -> tuple[str, str]:
+        records = self.archive.records
+        counts = _project_counts(self.rows.values())
+        projects = [{"project": p, "page": Urls.project_page(p.id),
+                     **counts.get(p.id, _NO_RECORDS)} for p in self.archive.projects.values()]
+        totals = {
+            "records": len(records),
+            "current": sum(1 for r in self.rows.values() if r.current),
+            "open": sum(1 for r in self.rows.values() if r.status.kind == "open"),
+        }
+        recent = [self.rows[r.id] for r in records[:RECENT]]
+        if len(projects) == 1:
+            # One project: a grid with a single card is a click in the way; the home page
+            # lists the project's records, as its own page does.
+            return self._render("home.html", Urls.HOME_PAGE, "home", projects=projects,
+                                totals=totals, recent=recent, listing=True,
+                                **self._project_listing(projects[0]["project"].id))
+        return self._render("home.html", Urls.HOME_PAGE, "home", projects=projects,
+                            totals=totals, recent=recent)
+
+    def _project_listing(self, project_id: str) -> dict[str, Any]:
+        """A project's records grouped by type, with their counts and filters."""
+        listed = [row for row in self.rows.values() if row.summary["project"] == project_id]
+        by_type = itertools.groupby(sorted(listed, key=lambda r: r.summary["type"]),
+                                    key=lambda r: r.summary["type"])
+        return {"groups": [(views.type_label(kind), list(group)) for kind, group in by_type],
+                "total": len(listed),
+                "counts": _project_counts(listed).get(project_id, _NO_RECORDS),
+                "filters": views.filters(listed, self.config, ("status", "tag"))}
+
+    def project(self, project_id: str) -> tuple[str, str]:
+        return self._render(
+            "project.html", Urls.project_page(project_id), project_id,
+            project=self.archive.projects[project_id], listing=True,
+            picture=self.lineage.project(project_id), **self._project_listing(project_id))
+
+    def record(self, record_id: str) -> tuple[str, str]:
+        record = self.archive.by_id[record_id]
+        row = self.row(record_id)
+        view = views.record_view(self.archive, record, row, self.statuses)
+        project = self.archive.projects.get(record.project)
+        body = self.bodies[record_id]
+        diagrams = has_mermaid(body.html)
+        return self._render(
+            "record.html", row.page, record.project, r=row.summary, row=row, view=view,
+            body=body, project=project, diagrams=diagrams,
+            csp=DIAGRAM_CONTENT_SECURITY_POLICY if diagrams else CONTENT_SECURITY_POLICY,
+            project_page=Urls.project_page(record.project), markdown_copy=view.markdown,
+            picture=self.lineage.around(record))
+
+    @cached_property
+    def _tags(self) -> list[views.Tag]:
+        """Every tag, sorted by name; from the records alone, without their rows. A slug
+        written several ways is shown as the newest record writes it."""
+        names = dict.fromkeys(name for record in self.archive.records for name in record.tags)
+        by_slug: dict[str, views.Tag] = {}
+        for name in names:
+            tag = views.tag(name)
+            by_slug.setdefault(tag.slug, tag)
+        return sorted(by_slug.values(), key=lambda t: (t.name.casefold(), t.slug))
+
+    @cached_property
+    def _tagged(self) -> dict[str, list[views.Row]]:
+        """Tag slug → the rows of its records, newest first."""
+        by_tag: dict[str, list[views.Row]] = {}
+        for row in self.rows.values():
+            for tag in row.tags:
+                by_tag.setdefault(tag.slug, []).append(row)
+        return by_tag
+
+    def tags_index(self) -> tuple[str, str]:
+        index = [(tag, len(self._tagged[tag.slug])) for tag in self._tags]
+        return self._render("tags.html", Urls.TAGS_PAGE, "tags", tags=index)
+
+    def tag(self, slug: str) -> tuple[str, str]:
+        tag = next(t for t in self._tags if t.slug == slug)
+        listed = self._tagged[slug]
+        return self._render("tag.html", tag.page, "tags", tag=tag, rows=listed, listing=True,
+                            filters=views.filters(listed, self.config, ("project", "status")))
+
+    def timeline(self) -> tuple[str, str]:
+        listed = list(self.rows.values())
+        years = [(year, list(group)) for year, group in
+                 itertools.groupby(listed, key=lambda r: r.summary["date"][:4])]
+        return self._render(
+            "timeline.html", Urls.TIMELINE_PAGE, "timeline", years=years, total=len(listed),
+            listing=True,
+            filters=views.filters(listed, self.config, ("project", "status", "tag")))
+
+    def search(self) -> tuple[str, str]:
+        listed = list(self.rows.values())
+        return self._render(
+            "search.html", SEARCH_PAGE, "search",
+            filters=views.filters(listed, self.config, ("project", "status", "tag")))
+
+    def not_found(self) -> tuple[str, str]:
+        # 404.html is served in place of any missing URL, where relative links would resolve
+        # against that URL: it links from the server root (`base`) instead.
+        return self._render("404.html", NOT_FOUND_PAGE, "404", server_paths=True)
+
+
+_NO_RECORDS = {"records": 0, "current": 0, "open": 0}
+
+
+def _html(page: Callable[[str], tuple[str, str]], key: str) -> str:
+    """The HTML of the page `page(key)` renders."""
+    return page(key)[1]
+
+
+def _project_counts(listed: Sequence[views.Row] | Any) -> dict[str, dict[str, int]]:
+    """Per project: `records`, `current` (in force) and `open` (under discussion) counts."""
+    counts: dict[str, dict[str, int]] = {}
+    for row in listed:
+        entry = counts.setdefault(row.summary["project"], {"records": 0, "current": 0, "open": 0})
+        entry["records"] += 1
+        entry["current"] += row.current
+        entry["open"] += row.status.kind == "open"
+    return counts

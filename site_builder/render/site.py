@@ -1,0 +1,314 @@
+"""`build_site`: archive → the whole site, in two phases.
+
+Load and check everything first (an archive with errors is refused before anything is
+written), then render: bodies in worker processes (cached on disk) while this process writes
+the agent artifacts and the pages that need no body, then each record page as its body
+arrives, and the files bodies link to; every byte goes through one `Output`, which swaps the
+new site in only when all of it was written.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Protocol
+
+from site_builder.archive import attachments
+from site_builder.archive.archive import Archive
+from site_builder.archive.loader import LoaderCache
+from site_builder.archive.static import static_files
+from site_builder.config import SiteConfig, load_config
+from site_builder.confined import Refused
+from site_builder.findings import Finding, has_errors
+from site_builder.render import pages
+from site_builder.render.artifacts import write_artifacts
+from site_builder.render.bodies import RenderedBodies, environment_key, render_bodies
+from site_builder.render.body_cache import BodyCache
+from site_builder.render.links import asset_source
+from site_builder.render.lock import build_lock
+from site_builder.render.output import Output
+from site_builder.render.stamp import (
+    Stamp,
+    forget_stamp,
+    input_fingerprint,
+    output_fingerprint,
+    read_stamp,
+    write_stamp,
+)
+from site_builder.render.urls import Urls
+from site_builder.site_paths import SITEMAP
+from site_builder.sources.load import load_archive
+
+# progress(stage, done, total): called now and then while a build runs.
+Progress = Callable[[str, int, int], None]
+
+
+class BuildRefused(Exception):
+    """The archive has errors; nothing was written. `findings` lists every problem."""
+
+    def __init__(self, findings: tuple[Finding, ...]) -> None:
+        errors = sum(f.level == "error" for f in findings)
+        super().__init__(f"the archive has {errors} error(s); nothing was built")
+        self.findings = findings
+
+
+class UnsafeOutput(ValueError):
+    """An output folder that a build would have to wipe along with sources."""
+
+
+@dataclass(frozen=True, slots=True)
+class BuildResult:
+    """What one build did."""
+
+    output: Path
+    records: int
+    pages: int
+    files: int
+    changed: int
+    unchanged: int
+    removed: int
+    rendered: int
+    cached: int
+    seconds: float
+    warnings: tuple[Finding, ...] = ()
+    timings: tuple[tuple[str, float, float], ...] = ()
+    up_to_date: bool = False
+
+    def summary(self) -> str:
+        """One line for people: what was built, where, and how long it took."""
+        if self.up_to_date:
+            return (f"Up to date: nothing changed since the last build of {self.records} "
+                    f"records, {self.pages} pages in {self.output} ({self.seconds:.1f} s)")
+        return (f"Built {self.records} records, {self.pages} pages ({self.files} files: "
+                f"{self.changed} written, {self.removed} removed; {self.rendered} bodies "
+                f"rendered, {self.cached} from cache) into {self.output} "
+                f"in {self.seconds:.1f} s")
+
+
+def output_folder(config: SiteConfig, output: Path | None) -> Path:
+    """The folder to build into: `output`, else site.yml's. Raises UnsafeOutput when the
+    folder holds the archive, its content, templates or caches (replacing it would delete
+    them)."""
+    target = Path(output if output is not None else config.output_dir).absolute().resolve()
+    content = config.content_dir.resolve()
+    for folder in (config.root, content, config.root / "templates", config.root / "theme"):
+        if folder.is_relative_to(target):
+            raise UnsafeOutput(f"refusing to build into {target}: replacing it would delete "
+                               f"{folder}; choose a separate folder such as _site")
+    for folder in (content, config.cache_dir):
+        if target.is_relative_to(folder):
+            raise UnsafeOutput(f"refusing to build into {target}: it is inside {folder}; "
+                               "choose a separate folder such as _site")
+    return target
+
+
+def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
+               cache: bool = True, progress: Progress | None = None,
+               loader_cache: LoaderCache | None = None, force: bool = False,
+               waiting: Callable[[str], None] | None = None) -> BuildResult:
+    """Build the archive at `root` into `output` (default: site.yml's `output`).
+
+    `jobs` worker processes render bodies (default: one per CPU). With `cache` (the
+    default) bodies are cached under `<root>/.site-builder/`, and a build whose inputs and
+    output are unchanged since the last one returns at once (`up_to_date`) unless `force`.
+    One build of an archive runs at a time: while another holds `.site-builder/build.lock`,
+    this one calls `waiting(message)` and waits. Returns what was built. Raises
+    BuildRefused when the archive has errors, UnsafeOutput for an output folder that holds
+    sources and OutputError (one line naming the path) when the output cannot be written;
+    in every case, and when anything fails midway, the previous output is left exactly as
+    it was (a commit cut short by a kill is undone by the next build).
+    """
+    clock = _Clock()
+    report = progress or (lambda stage, done, total: None)
+    report("loading records", 0, 0)
+    config, problems = load_config(root)
+    inputs = None
+    if config is not None and not has_errors(problems):
+        target = output_folder(config, output)
+        inputs = input_fingerprint(config, target) if cache else None
+        if inputs is not None and not force:
+            done = _unchanged(config, target, inputs, clock)
+            if done is not None:
+                return done
+    archive = load_archive(root, cache=loader_cache)
+    findings = archive.findings
+    if has_errors(findings):
+        raise BuildRefused(findings)
+    config = archive.config
+    target = output_folder(config, output)
+    clock.lap("load")
+    waited = False
+
+    def wait(message: str) -> None:
+        nonlocal waited
+        waited = True
+        if waiting is not None:
+            waiting(message)
+
+    with build_lock(config.cache_dir, wait):
+        if waited and inputs is not None and not force:
+            done = _unchanged(config, target, inputs, clock)  # the other build made it
+            if done is not None:
+                return done
+        return _write(archive, target, jobs, cache, inputs, report, clock)
+
+
+def _write(archive: Archive, target: Path, jobs: int | None, cache: bool, inputs: str | None,
+           report: Progress, clock: _Clock) -> BuildResult:
+    """Phase two of `build_site`, under the build lock: render, write, commit, stamp."""
+    config, findings = archive.config, archive.findings
+    body_cache = (BodyCache(config.cache_dir / "cache" / "bodies", environment_key(archive))
+                  if cache else None)
+    bodies, stats = render_bodies(archive, body_cache, jobs)
+    clock.lap("start")
+    with Output(target) as out:
+        page_count = _write_site(archive, bodies, out, report, clock)
+        if cache:
+            forget_stamp(config.cache_dir / "cache")
+        out.commit()
+    result = BuildResult(
+        output=target, records=len(archive.records), pages=page_count,
+        files=len(out.written), changed=out.changed, unchanged=out.unchanged,
+        removed=out.removed, rendered=stats.rendered, cached=stats.cached,
+        seconds=0.0, warnings=tuple(f for f in findings if f.level == "warning"))
+    if body_cache is not None:
+        body_cache.prune(bodies.cache_keys())
+    if inputs is not None:
+        write_stamp(config.cache_dir / "cache",
+                    Stamp(inputs, output_fingerprint(target), _report(result)))
+    clock.lap("swap")
+    return replace(result, seconds=clock.total(), timings=tuple(clock.laps))
+
+
+def _unchanged(config: SiteConfig, target: Path, inputs: str,
+               clock: _Clock) -> BuildResult | None:
+    """The result of the last build when nothing changed since, else None."""
+    stamp = read_stamp(config.cache_dir / "cache")
+    if stamp is None or stamp.inputs != inputs or not target.is_dir():
+        return None
+    if stamp.output != output_fingerprint(target):
+        return None
+    last = stamp.report
+    clock.lap("check")
+    warnings = tuple(Finding(Path(path), line, level, message)
+                     for path, line, level, message in last["warnings"])
+    return BuildResult(output=target, records=last["records"], pages=last["pages"],
+                       files=last["files"], changed=0, unchanged=last["files"], removed=0,
+                       rendered=0, cached=0, seconds=clock.total(), warnings=warnings,
+                       timings=tuple(clock.laps), up_to_date=True)
+
+
+def _report(result: BuildResult) -> dict[str, object]:
+    return {"records": result.records, "pages": result.pages, "files": result.files,
+            "warnings": [[str(f.path), f.line, f.level, f.message] for f in result.warnings]}
+
+
+class SiteWriter(Protocol):
+    """What phase two writes through: `Output` (a folder, swapped in on commit) or the
+    memory `serve` answers from. Paths are POSIX and relative to the site root."""
+
+    written: set[str]
+
+    def write(self, rel: str, data: str | bytes | Iterable[bytes]) -> None: ...
+    def copy(self, rel: str, source: Path) -> None: ...
+    def exists(self, rel: str) -> bool: ...
+
+
+def write_site(archive: Archive, out: SiteWriter, jobs: int | None = None,
+               progress: Progress | None = None) -> RenderedBodies:
+    """Phase two alone, through any writer: for `serve`, which keeps a loaded and checked
+    archive and the site in memory. Renders the bodies (through the same cache as
+    `build_site`), writes every file through `out` and returns the bodies, so that single
+    pages can be rendered again later; committing `out` is the caller's business."""
+    report = progress or (lambda stage, done, total: None)
+    body_cache = BodyCache(archive.config.cache_dir / "cache" / "bodies",
+                           environment_key(archive))
+    bodies, _ = render_bodies(archive, body_cache, jobs)
+    _write_site(archive, bodies, out, report, _Clock())
+    return bodies
+
+
+def _write_site(archive: Archive, bodies: RenderedBodies, out: SiteWriter, report: Progress,
+                clock: _Clock) -> int:
+    """Stage agent files, pages and linked assets while the bodies are still arriving;
+    returns the number of pages. The bodies are all in (or stopped, on an error) on return.
+
+    The agent files come first: they need no body, so this process writes them while the
+    workers render. The sitemap needs the list of pages, so it comes last.
+    """
+    urls = Urls(archive.config)
+
+    def write(rel: str, data: str | bytes | Iterable[bytes]) -> None:
+        out.write(rel, data)
+
+    try:
+        write_artifacts(archive, urls, write, only=_ALL_BUT_SITEMAP)
+        clock.lap("artifacts")
+        page_count = pages.render_pages(
+            archive, bodies, urls, write,
+            progress=lambda done, total: report("writing pages", done, total))
+        bodies.wait()
+    finally:
+        bodies.close()  # stops the workers on an error; commits the cache either way
+    clock.lap("pages")
+    report("finishing", 0, 0)
+    html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
+    write_artifacts(archive, urls, write, html_pages, only=(SITEMAP,))
+    # After the sitemap (a verification page is no page of the site), before the files
+    # bodies link to (a static file of the same name is the one the author meant).
+    for rel, source in static_files(archive.config):
+        out.copy(rel, source)
+    _copy_assets(archive, bodies, out)
+    clock.lap("assets")
+    return page_count
+
+
+class _AllBut:
+    """Every site path except one (an `only=` filter)."""
+
+    def __init__(self, excluded: str) -> None:
+        self.excluded = excluded
+
+    def __contains__(self, path: object) -> bool:
+        return path != self.excluded
+
+
+_ALL_BUT_SITEMAP = _AllBut(SITEMAP)
+
+
+class _Clock:
+    """Wall time and this process's CPU time per phase of a build."""
+
+    def __init__(self) -> None:
+        self.started = self.last = time.perf_counter()
+        self.last_cpu = time.process_time()
+        self.laps: list[tuple[str, float, float]] = []
+
+    def lap(self, phase: str) -> None:
+        now, cpu = time.perf_counter(), time.process_time()
+        self.laps.append((phase, now - self.last, cpu - self.last_cpu))
+        self.last, self.last_cpu = now, cpu
+
+    def total(self) -> float:
+        return time.perf_counter() - self.started
+
+
+def _copy_assets(archive: Archive, bodies: RenderedBodies, out: SiteWriter) -> None:
+    """Copy the files bodies link to, each to its place relative to the content folder; an
+    SVG is written as its cleaned copy (archive.attachments), never as it is. Links resolve
+    only to kinds that may be published, so nothing else reaches here."""
+    for record_id, assets in bodies.assets().items():
+        record = archive.by_id[record_id]
+        for rel in assets:
+            if out.exists(rel):  # a generated file of the same name wins
+                continue
+            source = asset_source(record, rel)
+            if attachments.kind(rel) == "safe":
+                out.copy(rel, source)
+                continue
+            try:
+                out.write(rel, attachments.published_bytes(source, record.content_folder))
+            except (Refused, attachments.SvgRefused):
+                continue  # `check` reports it at the linking line; nothing is published

@@ -1,0 +1,38 @@
+"""A one-project archive goes straight to its records: no one-card Projects grid."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from site_builder.authoring import new_record
+from site_builder.config import load_config
+from site_builder.render.site import build_site
+from site_builder.scaffold import init_archive
+
+
+def test_the_home_page_of_a_one_project_archive_lists_its_records(tmp_path: Path) -> None:
+    root = tmp_path / "acme"
+    init_archive(root, today=dt.date(2026, 7, 1))
+    config, _ = load_config(root)
+    assert config is not None
+    new_record(config, "architecture", "adr", "Use PostgreSQL for orders")
+    build_site(root, jobs=1)
+    home = (root / "_site" / "index.html").read_text(encoding="utf-8")
+    assert 'class="cards"' not in home and "projects-title" not in home
+    assert home.count('<li class="row') == 2
+    assert "Record architecture decisions" in home and "Use PostgreSQL for orders" in home
+    assert "data-filters" in home  # filterable, as the project page is
+    assert '>Home</a></li>' in home  # the header names what the first item now is
+
+
+def test_an_archive_with_two_projects_keeps_the_grid(tmp_path: Path) -> None:
+    root = tmp_path / "acme"
+    init_archive(root)
+    config, _ = load_config(root)
+    assert config is not None
+    new_record(config, "sre", "adr", "Define SLOs", create_project=True)
+    build_site(root, jobs=1)
+    home = (root / "_site" / "index.html").read_text(encoding="utf-8")
+    assert 'class="cards"' in home and home.count('class="card"') == 2
+    assert '>Projects</a></li>' in home

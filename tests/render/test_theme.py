@@ -1,0 +1,117 @@
+"""The built-in theme: colour contrast (WCAG AA) in light and dark mode, and where theme and
+template files are found."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from site_builder.render import theme as theme_module
+from site_builder.render.site import build_site
+from site_builder.render.theme import Theme, builtin_folder
+
+STYLESHEET = builtin_folder("theme") / "site.css"
+
+# (text colour, background colour) pairs the theme puts on screen.
+PAIRS = [
+    ("text", "bg"), ("text", "surface"), ("text", "surface-2"),
+    ("text-2", "bg"), ("text-2", "surface"), ("text-2", "surface-2"),
+    ("muted", "bg"), ("muted", "surface"), ("muted", "surface-2"),
+    ("accent", "bg"), ("accent", "surface"), ("accent", "surface-2"),
+    ("accent-strong", "accent-soft"), ("on-accent", "accent"), ("text", "mark"),
+    ("current-fg", "current-bg"), ("implemented-fg", "implemented-bg"),
+    ("open-fg", "open-bg"), ("closed-fg", "closed-bg"), ("rejected-fg", "rejected-bg"),
+    ("warn-fg", "warn-bg"), ("current-fg", "surface"),
+    ("code-text", "code-bg"), ("tok-keyword", "code-bg"), ("tok-string", "code-bg"),
+    ("tok-comment", "code-bg"), ("tok-number", "code-bg"), ("tok-function", "code-bg"),
+    ("tok-class", "code-bg"), ("tok-builtin", "code-bg"), ("tok-tag", "code-bg"),
+    ("tok-attr", "code-bg"), ("tok-deleted", "code-bg"), ("tok-inserted", "code-bg"),
+]
+
+
+def palette(css: str, dark: bool) -> dict[str, str]:
+    """The custom properties of the light `:root` block, overlaid with the dark one."""
+    light = css[css.index(":root {"):]
+    colours = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", light[:light.index("\n}")]))
+    if dark:
+        block = css[css.index("@media (prefers-color-scheme: dark)"):]
+        block = block[:block.index("\n}")]
+        colours.update(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", block))
+    return colours
+
+
+def luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: str, two: str) -> float:
+    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_every_text_colour_meets_wcag_aa_on_its_background(dark: bool) -> None:
+    colours = palette(STYLESHEET.read_text(encoding="utf-8"), dark)
+    failing = [f"--{fg} on --{bg}: {contrast(colours[fg], colours[bg]):.2f}"
+               for fg, bg in PAIRS if contrast(colours[fg], colours[bg]) < 4.5]
+    assert failing == []
+
+
+def test_dark_mode_changes_every_colour_it_needs_to() -> None:
+    css = STYLESHEET.read_text(encoding="utf-8")
+    light, dark = palette(css, dark=False), palette(css, dark=True)
+    assert light.keys() == dark.keys()
+    assert light["bg"] != dark["bg"] and light["text"] != dark["text"]
+
+
+def test_the_stylesheet_names_no_remote_resource() -> None:
+    # Everything comes from the site itself: no CDN fonts, no framework.
+    css = STYLESHEET.read_text(encoding="utf-8")
+    assert "http:" not in css and "https:" not in css and "@import" not in css
+
+
+def test_theme_files_are_published_under_content_hashed_names(tmp_path: Path) -> None:
+    theme = Theme(tmp_path)
+    published = theme.published
+    assert published["favicon.svg"] == "favicon.svg"
+    assert re.fullmatch(r"assets/site\.[0-9a-f]{10}\.css", published["site.css"])
+    assert re.fullmatch(r"assets/site\.[0-9a-f]{10}\.js", published["site.js"])
+
+
+def test_an_archive_theme_file_replaces_the_built_in_one(tmp_path: Path) -> None:
+    (tmp_path / "theme").mkdir()
+    (tmp_path / "theme" / "site.js").write_text("// ours\n", encoding="utf-8")
+    (tmp_path / "theme" / "extra.svg").write_text("<svg/>", encoding="utf-8")
+    theme = Theme(tmp_path)
+    assert theme.theme_file("site.js") == b"// ours\n"
+    assert theme.theme_file("site.css") == STYLESHEET.read_bytes()
+    assert "extra.svg" in theme.published
+
+
+
+def test_compiled_templates_are_kept_for_the_next_build(
+        site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    build_site(site_root, jobs=1)
+    folder = site_root / theme_module.COMPILED_FOLDER
+    shutil.rmtree(folder)  # compiled already in this process: the next build keeps them again
+    build_site(site_root, jobs=1, force=True)
+    kept = sorted(p.name for p in folder.iterdir())
+    assert kept and not any(name.startswith(".") for name in kept)  # no half-written files
+    monkeypatch.setattr(theme_module, "_IN_MEMORY", {})  # as in a new process
+    compiled: list[str | None] = []
+    real = jinja2.Environment.compile
+
+    def counting(self: jinja2.Environment, source: str, name: str | None = None,
+                 *args: object, **kwargs: object) -> object:
+        compiled.append(name)
+        return real(self, source, name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    build_site(site_root, jobs=1, force=True)
+    assert compiled == []  # every template came from the cache folder
