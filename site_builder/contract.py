@@ -18,7 +18,7 @@ import argparse
 from dataclasses import dataclass
 from typing import Any
 
-from site_builder.archive.records import REVIEW_STATES
+from site_builder.archive.values import REVIEW_STATES
 from site_builder.config import FIELD_TYPES
 from site_builder.validate import Schema, problem
 

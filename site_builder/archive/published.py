@@ -23,8 +23,9 @@ from site_builder.archive.affects import Affects
 from site_builder.archive.archive import Archive, Project
 from site_builder.archive.jsonshape import PublishedError
 from site_builder.archive.origins import Source
-from site_builder.archive.records import FILE_NAME, REVIEW_STATES, Record
+from site_builder.archive.records import FILE_NAME, Record
 from site_builder.archive.schedule import add_interval, parse_every
+from site_builder.archive.values import REVIEW_STATES
 from site_builder.config import DEFAULT_STATUSES, FIELD_TYPES, FieldDef, SiteConfig, Status
 
 # ---- paths inside the site ------------------------------------------------------------------

@@ -17,7 +17,8 @@ from site_builder.archive.affects import Affects
 from site_builder.archive.formats.fields import RELATED, SUPERSEDED_BY, SUPERSEDES, Fields
 from site_builder.archive.formats.text import first_paragraph
 from site_builder.archive.origins import Foreign, Source
-from site_builder.archive.records import Record, check_field_value
+from site_builder.archive.records import Record
+from site_builder.archive.values import check_field_value
 from site_builder.config import FieldDef
 from site_builder.findings import Finding
 
