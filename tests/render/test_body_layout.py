@@ -7,13 +7,10 @@ words and URLs wrap instead of widening the page, at 390 and 1280 px.
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from site_builder.render.site import build_site
 from tests import browsers
@@ -47,11 +44,6 @@ A long word: {LONG_WORD}. A long URL: {LONG_URL} and [linked]({LONG_URL}).
 """
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def record_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("layout")
@@ -63,22 +55,14 @@ def record_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "---\ntitle: Use `--input` for " + LONG_WORD + "\nstatus: accepted\n"
         "date: 2026-12-01\ndescription: A page with long words.\n---\n" + BODY)
     build_site(root, jobs=1)
-    handler = functools.partial(_Quiet, directory=str(root / "_site"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/web/adr/0001-use-input/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with browsers.serving(root / "_site") as address:
+        yield f"{address}web/adr/0001-use-input/"
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = browsers.launch(playwright)
+    with browsers.chromium() as chromium:
         yield chromium
-        chromium.close()
 
 
 @pytest.mark.parametrize("width", [390, 1280])

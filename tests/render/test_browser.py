@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from site_builder.archive.archive import Archive
 from site_builder.render.search import SearchIndex
@@ -93,10 +93,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = browsers.launch(playwright)
+    with browsers.chromium() as chromium:
         yield chromium
-        chromium.close()
 
 
 @dataclass

@@ -8,9 +8,6 @@ and clicks every link whose target was dropped. Any `alert` is a failure.
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,11 +20,6 @@ from tests.render.test_hostile_attachments import EVIL_SVG, HOSTILE_LINKS, RECOR
 from tests.sources.conftest import make_archive, record_text
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[str]:
     root = make_archive(tmp_path / "site")
@@ -35,14 +27,8 @@ def served(tmp_path: Path) -> Iterator[str]:
     (root / RECORD).write_text(record_text("Local choice") + "\n" + body + "\n")
     (root / RECORD).parent.joinpath("drawing.svg").write_bytes(EVIL_SVG)
     output = build_site(root, jobs=1, cache=False).output
-    handler = functools.partial(_Quiet, directory=str(output))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with browsers.serving(output) as address:
+        yield address
 
 
 def test_no_alert_from_the_page_the_svg_or_any_link(served: str) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from tests import browsers
 from tests.serve.conftest import DEADLINE, Serving, save
@@ -18,10 +18,8 @@ PAGE = "demo/adr/0001-write-records-in-markdown/"
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = browsers.launch(playwright)
+    with browsers.chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture
