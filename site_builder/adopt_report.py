@@ -9,6 +9,7 @@ from site_builder.config import SiteConfig, load_config
 from site_builder.findings import Finding
 from site_builder.sources.load import load_archive
 from site_builder.sources.resolve import content_roots
+from site_builder.words import plural
 
 
 def record_guesses(config: SiteConfig) -> list[str]:
@@ -37,4 +38,5 @@ def check_summary(root: Path) -> tuple[list[Finding], str]:
         return [], f"check passes: {len(archive.records)} records"
     statuses = [f for f in errors if "status_map" in f.message]
     hint = (f"; {len(statuses)} need a status_map entry in site.yml" if statuses else "")
-    return errors, f"check finds {len(errors)} error(s) in {len(archive.records)} records{hint}"
+    counted = f"{plural(len(errors), 'error')} in {plural(len(archive.records), 'record')}"
+    return errors, f"check finds {counted}{hint}"

@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "site_builder.yaml_subset", "site_builder.yamlfile", "site_builder.config_keys",
      "site_builder.source_formats", "site_builder.config", "site_builder.config_values",
      "site_builder.progress",
-     "site_builder.findings",
+     "site_builder.findings", "site_builder.words",
      "site_builder.gfm"),
     ("site_builder.archive",),
     ("site_builder.contract", "site_builder.sources"),

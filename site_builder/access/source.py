@@ -19,6 +19,7 @@ from site_builder.config import SiteConfig
 from site_builder.findings import Finding
 from site_builder.sources.load import load_archive
 from site_builder.sources.resolve import content_roots
+from site_builder.words import plural
 
 LOG_PREFIX = "site-builder mcp:"
 # Problems logged per change of the archive; the rest are counted, not listed.
@@ -114,8 +115,8 @@ class LocalSource:
             self._log("the archive reads cleanly again")
             return
         errors = sum(f.level == "error" for f in findings)
-        self._log(f"{errors} error(s) and {len(findings) - errors} warning(s) in the archive; "
-                  "answering from every record that could be read")
+        self._log(f"{plural(errors, 'error')} and {plural(len(findings) - errors, 'warning')} "
+                  "in the archive; answering from every record that could be read")
         for finding in findings[:_MAX_LOGGED]:
             self._log(finding.format(self.config.root))
         if len(findings) > _MAX_LOGGED:

@@ -82,11 +82,6 @@ def archive_for_queries(args: argparse.Namespace) -> Archive:
     return RemoteSource(PublishedSite(url), log=fail).archive()
 
 
-def plural(count: int, noun: str) -> str:
-    """`1 error`, `2 errors`, `0 warnings`."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
 def print_json(value: object) -> None:
     """A tool's object, as `--json` prints it."""
     print(json.dumps(value, indent=2, ensure_ascii=False))

@@ -16,6 +16,7 @@ from site_builder.cli.common import (
     report,
 )
 from site_builder.source_formats import FORMATS
+from site_builder.words import plural
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
@@ -49,10 +50,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     for line in plan.report:
         print(line)
     if args.dry_run:
-        print(f"dry run: {len(plan.files)} file(s) would be written, none was",
+        print(f"dry run: {plural(len(plan.files), 'file')} would be written, none was",
               file=sys.stderr)
         return OK
     written = write_plan(plan)
-    print(f"wrote {len(written)} file(s); {src} is unchanged. Next: site-builder check",
+    print(f"wrote {plural(len(written), 'file')}; {src} is unchanged. Next: site-builder check",
           file=sys.stderr)
     return OK

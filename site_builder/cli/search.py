@@ -15,10 +15,10 @@ from site_builder.cli.common import (
     OK,
     archive_for_queries,
     fail,
-    plural,
     print_json,
     print_table,
 )
+from site_builder.words import plural
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

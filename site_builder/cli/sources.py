@@ -10,6 +10,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from site_builder.words import plural
+
 if TYPE_CHECKING:  # imported when the command runs (git and the loader are not light)
     from site_builder.sources.update import SourceUpdate
 
@@ -55,8 +57,8 @@ def summary(update: SourceUpdate) -> str:
     name = describe(update.spec)
     after = (update.after or "")[:12]
     if update.before is None:
-        return f"{name}: fetched {after}, {update.total} record(s)"
+        return f"{name}: fetched {after}, {plural(update.total, 'record')}"
     if update.before == update.after and not (update.added or update.removed or update.changed):
-        return f"{name}: up to date at {after}, {update.total} record(s)"
-    return (f"{name}: {update.before[:12]} → {after}: {len(update.added)} record(s) added, "
+        return f"{name}: up to date at {after}, {plural(update.total, 'record')}"
+    return (f"{name}: {update.before[:12]} → {after}: {plural(len(update.added), 'record')} added, "
             f"{len(update.removed)} removed, {len(update.changed)} changed")

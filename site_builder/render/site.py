@@ -40,6 +40,7 @@ from site_builder.render.stamp import (
 from site_builder.render.urls import Urls
 from site_builder.site_paths import SITEMAP
 from site_builder.sources.load import load_archive
+from site_builder.words import plural
 
 # progress(stage, done, total): called now and then while a build runs.
 Progress = Callable[[str, int, int], None]
@@ -50,7 +51,7 @@ class BuildRefused(Exception):
 
     def __init__(self, findings: tuple[Finding, ...]) -> None:
         errors = sum(f.level == "error" for f in findings)
-        super().__init__(f"the archive has {errors} error(s); nothing was built")
+        super().__init__(f"the archive has {plural(errors, 'error')}; nothing was built")
         self.findings = findings
 
 

@@ -47,6 +47,7 @@ from site_builder.serve.store import SiteStore
 from site_builder.serve.watcher import ChangeKind, Changes, Layout
 from site_builder.site_paths import url_path
 from site_builder.sources.load import load_archive
+from site_builder.words import plural
 
 # A rebuild that changed more files than this reloads every open page: naming them all would
 # cost more than reloading the few pages that did not change.
@@ -132,7 +133,7 @@ class Preview:
             changed = affected.edited(built.archive, archive)
             if changed:
                 written = self._edit(built, archive, changed)
-                self._say(f"{_names(changes, self.root)}: {len(written)} file(s) "
+                self._say(f"{_names(changes, self.root)}: {plural(len(written), 'file')} "
                           f"in {_ms(started)}")
             else:
                 self.built = Built(archive, built.bodies, built.html_pages, built.stale)
@@ -154,7 +155,7 @@ class Preview:
             built.stale.clear()
             self._failed(exc)
             return
-        self._say(f"{len(written)} listing and agent file(s) updated in {_ms(started)}")
+        self._say(f"{plural(len(written), 'listing and agent file')} updated in {_ms(started)}")
 
     # ---- rebuilds -----------------------------------------------------------------------------
 
@@ -285,7 +286,7 @@ class Preview:
         for finding in problems:
             say(finding.format(self.root), self.log)
         if problems:
-            self._say(f"{len(problems)} error(s): showing the last good build until they "
+            self._say(f"{plural(len(problems), 'error')}: showing the last good build until they "
                       "are fixed")
         self.events.problems([_problem(f, self.root) for f in problems])
 

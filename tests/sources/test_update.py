@@ -37,7 +37,7 @@ def test_update_picks_up_a_new_commit_and_lists_the_records_that_changed(tmp_pat
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         f"source 'payments' ({origin.url}@main): {old[:12]} → {new[:12]}: "
-        "1 record(s) added, 1 removed, 1 changed",
+        "1 record added, 1 removed, 1 changed",
         "  + payments/adr/0003-use-adyen",
         "  - payments/adr/0001-use-stripe",
         "  ~ payments/adr/0002-retry-webhooks",
@@ -58,7 +58,7 @@ def test_update_says_so_when_nothing_changed(tmp_path, origin):
     result = _update(root)
 
     assert result.returncode == 0
-    assert result.stdout == f"source {origin.url}: up to date at {head[:12]}, 2 record(s)\n"
+    assert result.stdout == f"source {origin.url}: up to date at {head[:12]}, 2 records\n"
 
 
 def test_a_first_update_fetches_sources_never_loaded(tmp_path, origin):
@@ -67,7 +67,7 @@ def test_a_first_update_fetches_sources_never_loaded(tmp_path, origin):
     result = _update(root)
 
     assert result.returncode == 0
-    assert "fetched" in result.stdout and "2 record(s)" in result.stdout
+    assert "fetched" in result.stdout and "2 records" in result.stdout
     assert "  + payments/adr/0001-use-stripe" in result.stdout
 
 
