@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from site_builder import yamlfile
 from site_builder.archive.affects import Affects
-from site_builder.archive.links import BodyLink, body_links
+from site_builder.archive.links import BodyLink, body_links, content_root
 from site_builder.archive.origins import Source
 from site_builder.archive.values import (
     Problems,
@@ -119,7 +119,7 @@ class Record:
     def content_folder(self) -> Path:
         """The folder the record was loaded from: its content root
         (`<root>/<project>/<type>/<file>`) or its flat folder in another tool's format."""
-        return self.root if self.root is not None else self.path.parents[2]
+        return content_root(self.path, self.root)
 
     def edit_url(self, site_edit_url: str | None) -> str | None:
         """The "edit this page" address, or None when there is none to give.

@@ -11,9 +11,11 @@ import html
 from functools import cache, lru_cache
 from typing import Any
 
+from site_builder.render import diagrams
+
 HIGHLIGHT_CLASS = "highlight"
 # Languages drawn or handled in the browser, never coloured here.
-UNTOUCHED = frozenset({"mermaid"})
+UNTOUCHED = frozenset({diagrams.LANGUAGE})
 
 
 @cache

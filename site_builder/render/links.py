@@ -86,12 +86,6 @@ def safe_url(value: str) -> bool:
 _LOOSE_LINK = re.compile(r"\]\([ \t]{0,8}<?([^()\s<>]{1,2048})")
 
 
-def content_root(record: Record) -> Path:
-    """The folder a record was loaded from: its content root, or its flat folder in
-    another tool's format."""
-    return record.content_folder
-
-
 def asset_source(record: Record, rel: str) -> Path:
     """The file a body's asset published at `rel` (relative to the site root) is copied from.
 
