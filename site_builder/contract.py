@@ -4,8 +4,9 @@ What a record looks like as JSON (decisions.json, MCP answers, `--json`) and wha
 takes are facts that several front ends publish. They are written down here, and only here:
 - `RECORD` lists the record's keys with their schemas; `summary_schema()` and
   `detail_schema()` are the MCP tools' output items, `record_schema()` the record of a
-  site's `decisions.schema.json`, against which a published decisions.json is also checked
-  before it is read back (`archive/published.py`);
+  site's `decisions.schema.json` (`index_contract.document`), which loosened for other
+  versions is also what a published decisions.json is checked against before it is read
+  back (`index_contract.readable`, `access/published.py`);
 - `TOOLS` lists each query's parameters; `input_schema()` is a tool's MCP inputSchema,
   `checked()` validates arguments for the MCP server and the CLI alike, and `cli_flags()`
   adds the same parameters to a command line.
@@ -79,6 +80,8 @@ class Key:
     name: str
     schema: Schema
     summary: bool = False
+    derived: bool = False
+    """Worked out from the other keys and records, so a reader of decisions.json skips it."""
 
 
 RECORD: tuple[Key, ...] = (
@@ -87,7 +90,7 @@ RECORD: tuple[Key, ...] = (
     Key("ref", {"type": "string", "description": "Reference such as BUILD-ADR-0001"},
         summary=True),
     Key("title", {"type": "string", "minLength": 1}, summary=True),
-    Key("status", STRING, summary=True),
+    Key("status", {"type": "string", "minLength": 1}, summary=True),
     Key("date", DATE, summary=True),
     Key("project", STRING, summary=True),
     Key("type", STRING, summary=True),
@@ -100,8 +103,8 @@ RECORD: tuple[Key, ...] = (
     Key("related", {"type": "array", "items": RECORD_REF}),
     Key("supersedes", {"type": "array", "items": RECORD_REF}),
     Key("supersededBy", nullable(RECORD_REF)),
-    Key("currentRecord", nullable(RECORD_REF)),
-    Key("current", {"type": "boolean"}),
+    Key("currentRecord", nullable(RECORD_REF), derived=True),
+    Key("current", {"type": "boolean"}, derived=True),
     Key("review", nullable(strict({"due": DATE, "reviewed": nullable(DATE),
                                    "every": STRING}))),
     Key("reviewers", nullable({"type": "object",
@@ -112,7 +115,7 @@ RECORD: tuple[Key, ...] = (
         "approved": {"type": "integer", "minimum": 0},
         "required": {"type": "integer", "minimum": 0},
         "waitingOn": STRINGS,
-    }))),
+    })), derived=True),
     Key("affects", STRINGS),
     Key("source", nullable(strict({"location": STRING, "ref": nullable(STRING),
                                    "commit": nullable(STRING)}))),
@@ -151,12 +154,14 @@ def detail_schema() -> Schema:
     return inline(_object((*RECORD, BODY), {}))
 
 
-def record_schema(statuses: list[str], fields: dict[str, Schema]) -> Schema:
-    """A record of one site's decisions.json: its statuses by name, its custom fields by type,
-    no key that is not declared here. Refers to DEFS."""
+def record_schema(statuses: list[str] | None, fields: dict[str, Schema] | None) -> Schema:
+    """A record of one site's decisions.json: its statuses by name, its custom fields by type
+    (None: any), no key that is not declared here. Refers to DEFS."""
     keys = {k.name: k.schema for k in (*RECORD, *PUBLISHED)}
-    keys["status"] = {"enum": statuses}
-    keys["fields"] = {"type": "object", "properties": fields, "additionalProperties": True}
+    if statuses is not None:
+        keys["status"] = {"enum": statuses}
+    if fields is not None:
+        keys["fields"] = {"type": "object", "properties": fields, "additionalProperties": True}
     return strict(keys)
 
 
@@ -211,7 +216,7 @@ def _review_key(name: str) -> Schema:
 PROJECT: Schema = strict({
     "id": STRING, "name": STRING, "description": STRING, "owners": STRINGS,
     "order": nullable({"type": "integer"}),
-    "records": {"type": "integer", "minimum": 0, "description": "How many records it holds"},
+    "records": {"type": "integer", "minimum": 0},  # how many records it holds
     "fields": {"type": "array", "items": {"$ref": "#/$defs/field"}},
 })
 

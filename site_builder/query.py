@@ -109,6 +109,26 @@ def detail(archive: Archive, record: Record, body: bool = True) -> dict[str, Any
     return out
 
 
+def shown_by(archive: Archive, record: Record) -> frozenset[str]:
+    """Ids of the records whose data `detail(archive, record)` holds, its own included: those
+    it refers to, and down its supersede chain every record that says it replaces the one
+    before (the newest of them is `supersededBy`, the chain's end `currentRecord`, and
+    whether any does decides `current`). What a page or copy made from `detail` reads."""
+    successors = archive.successors_of(record)
+    replaced = archive.supersedes_of(record)
+    if not (record.related or replaced or successors):
+        return frozenset((record.id,))  # most records: nothing to resolve
+    out = {record.id, *successors}
+    for reference in (*record.related, *replaced):
+        found = archive.resolve(reference)
+        if found is not None:
+            out.add(found.id)
+    for step in archive.chain(record):
+        out.add(step.id)
+        out.update(archive.successors_of(step))
+    return frozenset(out)
+
+
 # One encoder for every value: json.dumps with options builds a new encoder per call, which
 # was most of the cost of writing 10,000 Markdown copies.
 _FLOW = json.JSONEncoder(ensure_ascii=False)

@@ -241,6 +241,10 @@ class Ranked:
     did_you_mean: str | None
 
 
+# Records analysed between two calls of a checkpoint: some 50 ms of work.
+_CHECKPOINT_EVERY = 256
+
+
 class TextIndex:
     """One Archive's records analysed for search, with `search` answering queries.
 
@@ -254,7 +258,7 @@ class TextIndex:
         self._lock = threading.Lock()
         self._from: Mapping[str, str] | None = None
 
-    def _ready(self) -> None:
+    def _ready(self, checkpoint: Callable[[], None] | None = None) -> None:
         bodies = self.archive.all_bodies()
         if bodies is self._from:
             return
@@ -266,6 +270,8 @@ class TextIndex:
         lengths: list[int] = []
         seen: Counter[str] = Counter()
         for number, record in enumerate(records):
+            if checkpoint is not None and number % _CHECKPOINT_EVERY == 0:
+                checkpoint()
             counts, length, distinct = analyse(record, bodies.get(record.id, ""))
             lengths.append(length)
             seen.update(distinct.keys())
@@ -299,10 +305,14 @@ class TextIndex:
                                  key=lambda w: (-seen[w], w))
         self._from = bodies
 
-    def postings(self) -> tuple[dict[str, array[int]], dict[str, array[int]]]:
-        """(term → record numbers, term → levels), what the site's index is made of."""
+    def postings(self, checkpoint: Callable[[], None] | None = None,
+                 ) -> tuple[dict[str, array[int]], dict[str, array[int]]]:
+        """(term → record numbers, term → levels), what the site's index is made of.
+
+        A first analysis calls `checkpoint()` now and then (every few hundred records), so
+        a caller can give it up by raising there; nothing of it is kept then."""
         with self._lock:
-            self._ready()
+            self._ready(checkpoint)
             return self.docs, self.levels
 
     def _term(self, term: str) -> dict[int, int]:

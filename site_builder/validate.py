@@ -55,18 +55,27 @@ def problem(value: Any, schema: Schema, where: str, defs: Schema | None = None) 
     if "$ref" in schema:
         name = schema["$ref"].rsplit("/", 1)[-1]
         return problem(value, (defs or {})[name], where, defs)
+    if "anyOf" in schema:
+        # One fitting option is enough; the others are only tried when none fits.
+        options = schema["anyOf"]
+        if _of_type(value, options[0], defs) and problem(value, options[0], where, defs) is None:
+            return None
     for key in ("anyOf", "oneOf"):
         if key in schema:
             found = [problem(value, option, where, defs) for option in schema[key]]
             fitting = found.count(None)
             if fitting == 0:
-                return _closest(found)
+                # An option of the value's own type says more ("review.every must be…")
+                # than one it could never fit ("review must be null").
+                typed = [reason for option, reason in zip(schema[key], found, strict=True)
+                         if _of_type(value, option, defs)]
+                return _closest(typed or found)
             if key == "oneOf" and fitting > 1:
                 return f"{where} fits more than one of its allowed shapes."
     kind = schema.get("type")
     if kind is not None:
         kinds = kind if isinstance(kind, list) else [kind]
-        if not any(_type_ok(value, k) for k in kinds):
+        if not (_type_ok(value, kinds[0]) or any(_type_ok(value, k) for k in kinds[1:])):
             names = " or ".join(_NAMES[k] for k in kinds)
             return f"{where} must be {names}, not {shown(value)}."
     if "const" in schema and value != schema["const"]:
@@ -88,6 +97,17 @@ def problem(value: Any, schema: Schema, where: str, defs: Schema | None = None) 
     return None
 
 
+def _of_type(value: Any, schema: Schema, defs: Schema | None) -> bool:
+    """True when `schema` admits values of `value`'s JSON type (or says nothing of types)."""
+    if "$ref" in schema:
+        schema = (defs or {})[schema["$ref"].rsplit("/", 1)[-1]]
+    kind = schema.get("type")
+    if kind is None:
+        options = schema.get("anyOf") or schema.get("oneOf")
+        return options is None or any(_of_type(value, o, defs) for o in options)
+    return any(_type_ok(value, k) for k in (kind if isinstance(kind, list) else [kind]))
+
+
 def _closest(found: list[str | None]) -> str:
     """Of the reasons no option fits, the one from the option that got furthest: a message
     about a nested key says more than one about the value's type."""
@@ -96,6 +116,10 @@ def _closest(found: list[str | None]) -> str:
 
 
 def _string_problem(value: str, schema: Schema, where: str) -> str | None:
+    try:  # JSON may escape half a surrogate pair, which no page, file or URL can hold
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return f"{where} must be text, not {ascii(value)[:60]} (it holds a lone surrogate)."
     if len(value.strip()) < schema.get("minLength", 0):
         return f"{where} must not be empty."
     if len(value) > schema.get("maxLength", len(value)):

@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "site_builder.findings", "site_builder.words",
      "site_builder.gfm"),
     ("site_builder.archive",),
-    ("site_builder.contract", "site_builder.sources"),
+    ("site_builder.contract", "site_builder.index_contract", "site_builder.sources"),
     ("site_builder.textindex", "site_builder.facets", "site_builder.query",
      "site_builder.authoring", "site_builder.origin"),
     ("site_builder.render", "site_builder.access", "site_builder.scaffold",

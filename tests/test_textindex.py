@@ -11,6 +11,7 @@ from site_builder import query
 from site_builder.archive.archive import Archive
 from site_builder.sources.load import load_archive
 from site_builder.textindex import (
+    TextIndex,
     extends,
     index_for,
     one_edit,
@@ -124,3 +125,28 @@ def test_bodies_are_read_again_when_the_archive_hands_out_new_ones():
     assert index_for(archive) is index_for(archive)
     bodies = {"p/adr/0001-x": "a zebra"}  # a republished site: a new mapping
     assert query.search_records(archive, query="zebra")["total"] == 1
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_a_checkpoint_gives_the_analysis_up_and_nothing_half_done_is_kept():
+    archive = load_archive(EXAMPLE_SITE)
+    index = TextIndex(archive)
+    calls = []
+
+    def checkpoint() -> None:
+        calls.append(1)
+        raise _Stop
+
+    try:
+        index.postings(checkpoint)
+    except _Stop:
+        pass
+    else:
+        raise AssertionError("the checkpoint was never called")
+    assert calls == [1]
+    docs, levels = index.postings()  # analysed whole this time
+    assert docs.keys() == levels.keys() and "markdown" in docs
+    assert max(max(numbers) for numbers in docs.values()) == len(archive.records) - 1

@@ -6,7 +6,7 @@ decisions.json costs a 304 and no parsing. The site is not trusted: every reques
 done within `timeout` seconds (10 by default) from connecting to the last byte, every file
 has a size limit that holds after each decoding layer (`site_builder.access.fetch`), and a
 redirect is followed only to the same origin, below the site's path, at most twice.
-`RemoteSource` turns decisions.json into an Archive (`site_builder.archive.published`),
+`RemoteSource` turns decisions.json into an Archive (`site_builder.access.published`),
 reading bodies lazily: one `.md` copy for one record, and llms-full.txt, in one request,
 when a text search needs every body.
 """
@@ -25,9 +25,7 @@ import httpx
 
 from site_builder import __version__
 from site_builder.access import fetch
-from site_builder.access.source import Log, SourceError, log_to_stderr
-from site_builder.archive.archive import Archive
-from site_builder.archive.published import (
+from site_builder.access.published import (
     PublishedError,
     archive_from_index,
     bad_patterns,
@@ -35,6 +33,8 @@ from site_builder.archive.published import (
     project_names,
     site_path,
 )
+from site_builder.access.source import Log, SourceError, log_to_stderr
+from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record, split_front_matter
 from site_builder.site_paths import DECISIONS, LLMS, LLMS_FULL
 

@@ -9,7 +9,12 @@
 - `links.py`     links in bodies: finding them, resolving them to records or attachments
 - `affects.py`   `affects` globs, matched as .gitignore and CODEOWNERS match paths
 - `schedule.py`  review schedules (`every: 6 months` → the next due date)
-- `published.py` an Archive rebuilt from a published site's decisions.json and copies
-- `findings.py`  Finding: one problem at a file and line, as `check` prints it
 - `bulk.py`      whole-archive work run with the garbage collector paused
+- `values.py`    front-matter values read one kind at a time, each with its problem
+- `formats/`     readers for records kept in another tool's format; `foreign.py` a folder of them
+- `gitdates.py`  when git first added each file: the date of a record that states none
+- `attachments.py` which linked files are published, and SVG made safe
+- `body_limits.py` bodies Python-Markdown cannot render in bounded time
+- `static.py`    `static/`: files copied to the output root
+- `template.py`  the record `new` writes, and the placeholders `check` warns about
 """

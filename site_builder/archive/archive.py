@@ -138,6 +138,7 @@ class Archive:
                                        record.slug):
                     self._keys.setdefault(key, []).append(record.id)
         self._replaces: dict[str, list[str]] = {}
+        self._successors: dict[str, tuple[str, ...]] = {}
         self.superseded_by: dict[str, str] = self._derive_superseded_by()
 
     @cached_property
@@ -217,9 +218,16 @@ class Archive:
                     newer.setdefault(record.id, []).append(replacement)
                     # Said on the older side only: the newer record supersedes it too.
                     self._replaces.setdefault(replacement.id, []).append(record.id)
+        self._successors = {old: tuple(r.id for r in candidates)
+                            for old, candidates in newer.items()}
         # The newest successor wins; records are already newest first.
         return {old: min(candidates, key=lambda r: (-r.date.toordinal(), r.id)).id
                 for old, candidates in newer.items()}
+
+    def successors_of(self, record: Record) -> tuple[str, ...]:
+        """Ids of every record that says it replaces `record` (on either side), the one
+        `superseded_by` chose among them included; empty when none does."""
+        return self._successors.get(record.id, ())
 
     def supersedes_of(self, record: Record) -> tuple[str, ...]:
         """What `record` supersedes, declared on either side: its own

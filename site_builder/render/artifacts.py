@@ -13,8 +13,10 @@ Formats, as published:
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Container, Iterable, Iterator
+from functools import partial
 from typing import Any
 
 from site_builder import query
@@ -23,6 +25,7 @@ from site_builder.archive.records import Record
 from site_builder.render.agent_text import inline, line_start, one_line
 from site_builder.render.agents import agents_md
 from site_builder.render.feeds import atom_feed, robots_txt, sitemap
+from site_builder.render.planned import EVERY, Planned, nothing
 from site_builder.render.schema import decisions_schema
 from site_builder.render.urls import Urls, encode_path
 from site_builder.site_paths import AGENTS, DECISIONS, FEED, LLMS, LLMS_FULL, SCHEMA, SITEMAP
@@ -39,42 +42,36 @@ def write_artifacts(archive: Archive, urls: Urls, write: Write,
     With `only` (site paths), write just those files and compute nothing the others need:
     `serve` re-writes what an edit touched this way.
     """
-    wanted = (lambda path: True) if only is None else only.__contains__
     written = 0
-    for record in archive.records:
-        path = urls.record_markdown(record)
-        if wanted(path):
-            write(path, query.markdown_copy(archive, record))
-            written += 1
-    if wanted(DECISIONS):
-        write(DECISIONS, _json(decisions(archive, urls), compact=True))
-        written += 1
-    if wanted(SCHEMA):
-        write(SCHEMA, _json(decisions_schema(archive.config), compact=False))
-        written += 1
-    header = llms_header(archive, urls) if wanted(LLMS) or wanted(LLMS_FULL) else ""
-    if wanted(LLMS):
-        write(LLMS, header + llms_sections(archive, urls))
-        written += 1
-    if wanted(LLMS_FULL):
-        # Streamed, each copy made again: holding every copy at once would cost as much
-        # memory as the whole archive.
-        write(LLMS_FULL, llms_full(archive, header))
-        written += 1
-    if wanted(AGENTS):
-        write(AGENTS, agents_md(archive, urls))
-        written += 1
-    if wanted(FEED):
-        write(FEED, atom_feed(archive, urls))
-        written += 1
-    site_map = sitemap(archive, urls, html_pages) if wanted(SITEMAP) else None
-    if site_map is not None:
-        write(SITEMAP, site_map)
-        written += 1
-    if wanted("robots.txt"):
-        write("robots.txt", robots_txt(urls, has_sitemap=bool(archive.config.url)))
-        written += 1
+    for item in planned(archive, urls, html_pages):
+        if only is None or item.path in only:
+            data = item.make()
+            if data is not None:
+                write(item.path, data)
+                written += 1
     return written
+
+
+def planned(archive: Archive, urls: Urls, html_pages: Iterable[str] = ()) -> Iterator[Planned]:
+    """Every agent-facing file, in the order they are written, with what each reads: a
+    record's copy what its YAML block shows (`query.shown_by`), the others every record
+    (or none)."""
+    for record in archive.records:
+        yield Planned(urls.record_markdown(record), partial(query.markdown_copy, archive, record),
+                      partial(query.shown_by, archive, record))
+    yield Planned(DECISIONS, lambda: _json(decisions(archive, urls), compact=True), EVERY)
+    yield Planned(SCHEMA, lambda: _json(decisions_schema(archive.config), compact=False),
+                  nothing)
+    header = functools.cache(partial(llms_header, archive, urls))
+    yield Planned(LLMS, lambda: header() + llms_sections(archive, urls), EVERY)
+    # Streamed, each copy made again: holding every copy at once would cost as much memory
+    # as the whole archive.
+    yield Planned(LLMS_FULL, lambda: llms_full(archive, header()), EVERY)
+    yield Planned(AGENTS, partial(agents_md, archive, urls), EVERY)
+    yield Planned(FEED, partial(atom_feed, archive, urls), EVERY)
+    yield Planned(SITEMAP, partial(sitemap, archive, urls, html_pages), EVERY)
+    yield Planned("robots.txt", partial(robots_txt, urls, has_sitemap=bool(archive.config.url)),
+                  nothing)
 
 
 def _json(value: Any, compact: bool) -> str:

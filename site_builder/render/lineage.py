@@ -192,11 +192,23 @@ class Lineage:
 
     def project(self, project_id: str) -> Picture | None:
         """Every chain holding a record of the project; None when there is none."""
-        wanted = sorted({index for record_id, index in self.chain_of.items()
-                         if self.archive.by_id[record_id].project == project_id})
         project = self.archive.projects.get(project_id)
         name = project.name if project else project_id
-        return self._grouped(f"Lineage of {name} decisions", wanted)
+        return self._grouped(f"Lineage of {name} decisions", self._of_project(project_id))
+
+    def drawn_around(self, record: Record) -> tuple[str, ...]:
+        """Ids of the records `around(record)` draws: its chain (none when it is in none)."""
+        index = self.chain_of.get(record.id)
+        return () if index is None else self.chains[index]
+
+    def drawn_in(self, project_id: str) -> list[str]:
+        """Ids of the records `project(project_id)` draws: every record of its chains."""
+        return [i for index in self._of_project(project_id) for i in self.chains[index]]
+
+    def _of_project(self, project_id: str) -> list[int]:
+        """The chains holding a record of the project, in order."""
+        return sorted({index for record_id, index in self.chain_of.items()
+                       if self.archive.by_id[record_id].project == project_id})
 
     def everything(self) -> Picture | None:
         """Every chain of the archive; None when no record supersedes another."""

@@ -7,23 +7,24 @@ every file to `write`, so it never touches the disk itself.
 
 from __future__ import annotations
 
-import functools
 import itertools
-from collections.abc import Callable, Container, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property, partial
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from markupsafe import Markup, escape
-
+from site_builder import query
 from site_builder.archive.archive import Archive
+from site_builder.archive.records import Record
 from site_builder.render import views
 from site_builder.render.diagrams import diagram_policy, has_mermaid
 from site_builder.render.lineage import Lineage
 from site_builder.render.lineage_svg import lineage_markup
+from site_builder.render.page_parts import ListedRows, PageLinks, encoded
+from site_builder.render.planned import EVERY, Planned, nothing
 from site_builder.render.search import MANIFEST, SearchIndex
 from site_builder.render.theme import Theme
-from site_builder.render.urls import Urls, encode_path
+from site_builder.render.urls import Urls
 from site_builder.site_paths import AGENTS, DECISIONS, FEED, LLMS, NOT_FOUND_PAGE, SEARCH_PAGE
 
 if TYPE_CHECKING:
@@ -53,14 +54,16 @@ DIAGRAM_CONTENT_SECURITY_POLICY = diagram_policy(CONTENT_SECURITY_POLICY)
 def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Urls,
                  write: Callable[[str, str | bytes], None],
                  only: Container[str] | None = None,
-                 progress: Callable[[int, int], None] | None = None) -> int:
+                 progress: Callable[[int, int], None] | None = None,
+                 checkpoint: Callable[[], None] | None = None) -> int:
     """Write every HTML page (home, projects, records, tags, timeline, search, 404) and the
     theme files through `write(rel_path, data)`; return the number of pages written.
     `progress(done, total)` hears of each page written.
 
     With `only` (site paths), write just those pages, theme files and search-index files, at
     a cost in proportion to them: `serve` re-renders what an edit touched this way. A path in
-    `only` that names no file is skipped (the page no longer exists).
+    `only` that names no file is skipped (the page no longer exists). `checkpoint()` is
+    called now and then while the search index analyses the records; raising there stops.
     """
     wanted = (lambda path: True) if only is None else only.__contains__
     site = SitePages(archive, bodies, urls, Theme(archive.config.root))
@@ -68,115 +71,33 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
         if wanted(path):
             write(path, data)
     # The search index and the pages before the record pages need no rendered body: a
-    # build writes them while the bodies are still being rendered.
-    if wanted(MANIFEST):
-        for path, data in SearchIndex(archive).files():
-            if wanted(path):
-                write(path, data)
+    # whole build writes the index first, while the bodies are still being rendered; a
+    # selection writes it last, since it takes the longest and the pages are what a
+    # reader of `serve` is waiting for.
+    index_first = only is None
+    if index_first:
+        _write_index(archive, write, wanted, checkpoint)
     # Counting the plan costs no rendering: every path is known up front.
-    total = sum(1 for path, _ in site.planned() if wanted(path)) if progress else 0
+    total = sum(1 for page in site.planned() if wanted(page.path)) if progress else 0
     count = 0
-    for path, render in site.planned():
-        if wanted(path):
-            write(path, render())
+    for page in site.planned():
+        if wanted(page.path):
+            write(page.path, page.make())
             count += 1
             if progress:
                 progress(count, total)
+    if not index_first:
+        _write_index(archive, write, wanted, checkpoint)
     return count
 
 
-# Encoding a path keeps its segments, so the relative link between two encoded paths is the
-# encoded relative link; and a site links to the same few thousand paths again and again.
-_encoded = functools.lru_cache(maxsize=1 << 16)(encode_path)
-
-
-class _Links:
-    """`link(target)` in templates: a link from one page to site path `target`,
-    percent-encoded; relative, or from the server root with `server_paths`.
-
-    One per page, handed to the template as a plain callable rather than a Jinja context
-    function: Jinja gives a context function a fresh copy of the context on every call made
-    inside a loop, which cost more than the links themselves on listing pages. Links are
-    remembered for the page, since a listing links to the same tag pages row after row.
-    """
-
-    __slots__ = ("_here", "_known", "_server_paths", "_urls")
-
-    def __init__(self, here: str, urls: Urls, server_paths: bool) -> None:
-        # As written, not encoded, as links from templates always were (nav links start from
-        # the encoded path): the two differ only inside a shared folder whose name needs
-        # encoding, where both links work, and the output stays as it was.
-        self._here = here
-        self._urls = urls
-        self._server_paths = server_paths
-        self._known: dict[str, str] = {}
-
-    def __call__(self, target: str) -> str:
-        found = self._known.get(target)
-        if found is None:
-            if self._server_paths:
-                found = self._urls.site_path(_encoded(target))
-            else:
-                found = Urls.relative(self._here, _encoded(target))
-            self._known[target] = found
-        return found
-
-
-class _ListedRows:
-    """The HTML of listing rows (`record_row` of listing.html), each rendered once per record
-    and kind of listing with its links left open, then completed for each page listing it.
-
-    A record is listed on its project page, the timeline and every page of its tags; its row
-    differs between them only in its links, which are relative to the page. Filling in a few
-    links costs a small part of rendering the row again.
-    """
-
-    # Stands for a link while a row is rendered. It cannot come out of an escaped value (any
-    # "<" in one is written "&lt;"), and the row's template has no reason to write it.
-    HOLE = Markup("<\x00>")
-
-    def __init__(self, theme: Theme) -> None:
-        self._theme = theme
-        self._targets: list[str] = []
-        self._open: dict[tuple[str, bool, bool], tuple[list[str], list[str]]] = {}
-
-    def html(self, link: Callable[[str], str], row: views.Row, show_project: bool,
-             compact: bool) -> Markup:
-        """The row's HTML with its links made by `link` (the page's own)."""
-        key = (row.page, show_project, compact)
-        found = self._open.get(key)
-        if found is None:
-            found = self._open[key] = self._render(row, show_project, compact)
-        parts, targets = found
-        out = [parts[0]]
-        for target, part in zip(targets, parts[1:], strict=True):
-            out.append(escape(link(target)))
-            out.append(part)
-        return Markup("".join(out))
-
-    def forget(self) -> None:
-        """Let go of every row's HTML; rows asked for again are rendered again."""
-        self._open.clear()
-
-    def _render(self, row: views.Row, show_project: bool,
-                compact: bool) -> tuple[list[str], list[str]]:
-        """The row's HTML split at its links, and the site paths they lead to."""
-        self._targets = []
-        # As a plain str: Markup.split would make a Markup of every part.
-        html = str(self._template.record_row(row, show_project, compact))
-        parts = html.split(self.HOLE)
-        if len(parts) != len(self._targets) + 1:
-            raise ValueError(f"listing.html record_row writes {self.HOLE!r} itself")
-        return parts, self._targets
-
-    @cached_property
-    def _template(self) -> Any:
-        """listing.html as a module whose `link` leaves holes and notes their targets."""
-        return self._theme.template("listing.html").make_module({"link": self._hole})
-
-    def _hole(self, target: str) -> Markup:
-        self._targets.append(target)
-        return self.HOLE
+def _write_index(archive: Archive, write: Callable[[str, str | bytes], None],
+                 wanted: Callable[[str], bool], checkpoint: Callable[[], None] | None) -> None:
+    """The search index's files, when its manifest is wanted (it stands for all of them)."""
+    if wanted(MANIFEST):
+        for path, data in SearchIndex(archive, checkpoint).files():
+            if wanted(path):
+                write(path, data)
 
 
 class SitePages:
@@ -189,18 +110,29 @@ class SitePages:
         self.urls = urls
         self.theme = theme
         self.config = archive.config
-        env = theme.environment
+        self._nav_cache: dict[tuple[int, str, bool], dict[str, str]] = {}
+        self._listed = ListedRows(theme)
+
+    @cached_property
+    def _environment(self) -> Any:
+        """The theme's Jinja2 environment with the site-wide globals set, on first render:
+        planning pages needs no template."""
+        env = self.theme.environment
         env.globals.update(
             site=self.config,
-            urls=urls,
-            assets=theme.published,
+            urls=self.urls,
+            assets=self.theme.published,
             csp=CONTENT_SECURITY_POLICY,
             draw_lineage=lineage_markup,
         )
-        published = theme.published
-        # Every page links to these; their links are worked out before rendering rather
-        # than by one template call each.
-        self.site_wide = {
+        return env
+
+    @cached_property
+    def site_wide(self) -> dict[str, str]:
+        """Every page links to these; their links are worked out before rendering rather
+        than by one template call each."""
+        published = self.theme.published
+        return {
             "home": Urls.HOME_PAGE, "timeline": Urls.TIMELINE_PAGE, "tags": Urls.TAGS_PAGE,
             "search": SEARCH_PAGE, "feed": FEED, "llms": LLMS,
             "decisions": DECISIONS, "agents": AGENTS,
@@ -208,8 +140,6 @@ class SitePages:
             "search_js": published["search.js"], "search_ui": published["search-ui.js"],
             "favicon": published["favicon.svg"],
         }
-        self._nav_cache: dict[tuple[int, str, bool], dict[str, str]] = {}
-        self._listed = _ListedRows(theme)
 
     def theme_files(self) -> Iterator[tuple[str, bytes]]:
         """(site path, bytes) of every theme file."""
@@ -237,42 +167,72 @@ class SitePages:
             return self.rows[record_id]
         return views.row(self.archive, self.archive.by_id[record_id], self.statuses)
 
-    def planned(self) -> Iterator[tuple[str, Callable[[], str]]]:
-        """(site path, a function rendering its HTML) of every page, in a fixed order: every
-        path is known before anything is rendered. Record pages, the only ones that need a
-        rendered body, come last, in archive order."""
+    def planned(self) -> Iterator[Planned]:
+        """Every page, in a fixed order, with what it reads: every path is known before
+        anything is rendered. Record pages, the only ones that need a rendered body, come
+        last, in archive order."""
         # Pages of one kind list rows alike, and the next kind lists them otherwise: the rows'
         # HTML (ten megabytes per kind at 10,000 records) is let go between kinds, once the
         # pages asked for before have been rendered.
-        yield Urls.HOME_PAGE, lambda: self.home()[1]
+        yield Planned(Urls.HOME_PAGE, lambda: self.home()[1], EVERY)
         for project_id in self.archive.projects:
-            yield Urls.project_page(project_id), partial(_html, self.project, project_id)
+            yield Planned(Urls.project_page(project_id), partial(_html, self.project, project_id),
+                          partial(self._project_reads, project_id))
         self._listed.forget()
-        yield Urls.TAGS_PAGE, lambda: self.tags_index()[1]
+        yield Planned(Urls.TAGS_PAGE, lambda: self.tags_index()[1], EVERY)
         for tag in self._tags:
-            yield tag.page, partial(_html, self.tag, tag.slug)
+            yield Planned(tag.page, partial(_html, self.tag, tag.slug),
+                          partial(self._tag_reads, tag.slug))
         self._listed.forget()
-        yield Urls.TIMELINE_PAGE, lambda: self.timeline()[1]
+        yield Planned(Urls.TIMELINE_PAGE, lambda: self.timeline()[1], EVERY)
         self._listed.forget()
-        yield SEARCH_PAGE, lambda: self.search()[1]
-        yield NOT_FOUND_PAGE, lambda: self.not_found()[1]
+        yield Planned(SEARCH_PAGE, lambda: self.search()[1], EVERY)  # its filters count all
+        yield Planned(NOT_FOUND_PAGE, lambda: self.not_found()[1], nothing)
         for record in self.archive.records:
-            yield Urls.record_page(record), partial(_html, self.record, record.id)
+            yield Planned(Urls.record_page(record), partial(_html, self.record, record.id),
+                          partial(self._record_reads, record))
+
+    # ---- what pages read ----------------------------------------------------------------------
+
+    def _listed_reads(self, records: Iterable[Record]) -> set[str]:
+        """What a listing of `records` reads: what each row shows."""
+        return {i for record in records for i in views.row_reads(self.archive, record)}
+
+    def _project_reads(self, project_id: str) -> set[str]:
+        listed = (r for r in self.archive.records if r.project == project_id)
+        return self._listed_reads(listed) | set(self.lineage.drawn_in(project_id))
+
+    def _record_reads(self, record: Record) -> set[str]:
+        return {*query.shown_by(self.archive, record), *self.lineage.drawn_around(record)}
+
+    def _tag_reads(self, slug: str) -> set[str]:
+        return self._listed_reads(self._by_tag.get(slug, ()))
+
+    @cached_property
+    def _by_tag(self) -> dict[str, list[Record]]:
+        """Tag slug → the records tagged so, however they write the tag."""
+        slugs = {name: views.tag(name).slug for record in self.archive.records
+                 for name in record.tags}
+        out: dict[str, list[Record]] = {}
+        for record in self.archive.records:
+            for slug in dict.fromkeys(slugs[name] for name in record.tags):
+                out.setdefault(slug, []).append(record)
+        return out
 
     # ---- page kinds ---------------------------------------------------------------------------
 
     def _render(self, template: str, here: str, section: str, **context: Any) -> tuple[str, str]:
         server_paths = context.setdefault("server_paths", False)
-        link = _Links(here, self.urls, server_paths)
+        link = PageLinks(here, self.urls, server_paths)
         # Attributes rather than a dict: base.html reads a dozen of them on every page, and
         # Jinja looks `nav.home` up as an attribute first.
         nav = SimpleNamespace(
             **self._site_wide_links(here, server_paths),
             markdown=self._one_link(here, context.pop("markdown_copy", LLMS),
                                     server_paths))
-        canonical = self.urls.absolute(_encoded(here))
+        canonical = self.urls.absolute(encoded(here))
         listed_row = partial(self._listed.html, link)
-        html = self.theme.template(template).render(
+        html = self._environment.get_template(template).render(
             here=here, section=section, canonical=canonical, nav=nav, link=link,
             single_project=len(self.archive.projects) == 1,
             listed_row=listed_row, **context)
@@ -280,8 +240,8 @@ class SitePages:
 
     def _one_link(self, here: str, target: str, server_paths: bool) -> str:
         if server_paths:
-            return self.urls.site_path(_encoded(target))
-        return Urls.relative(_encoded(here), _encoded(target))
+            return self.urls.site_path(encoded(target))
+        return Urls.relative(encoded(here), encoded(target))
 
     def _site_wide_links(self, here: str, server_paths: bool) -> dict[str, str]:
         """The links every page has (navigation, assets, agent files) for the page `here`.

@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 import json
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from site_builder.archive.archive import Archive
@@ -78,13 +78,15 @@ def facet_terms(record: Any) -> list[str]:
 class SearchIndex:
     """The inverted index of one archive, built in one pass over its records."""
 
-    def __init__(self, archive: Archive) -> None:
+    def __init__(self, archive: Archive, checkpoint: Callable[[], None] | None = None) -> None:
+        """`checkpoint` is called now and then while the records are analysed; raising there
+        gives the index up (`TextIndex.postings`)."""
         self.archive = archive
         text = index_for(archive)
         self.ids = [record.id for record in archive.records]
         # term → record numbers and levels, ascending: textindex's own, plus the terms that
         # name records and facets (level 31, never ranked).
-        words, levels = text.postings()
+        words, levels = text.postings(checkpoint)
         extra: dict[str, list[int]] = {}
         for number, record in enumerate(archive.records):
             for term in [record_key(record), *facet_terms(record)]:

@@ -115,6 +115,12 @@ def row(archive: Archive, record: Record, statuses: dict[str, StatusView]) -> Ro
     )
 
 
+def row_reads(archive: Archive, record: Record) -> tuple[str, ...]:
+    """Ids of the records `row(archive, record)` shows something of: the record, and every
+    record that says it replaces it (whether one does decides `current` and `replaced`)."""
+    return (record.id, *archive.successors_of(record))
+
+
 # ---- filters on listing pages ------------------------------------------------------------------
 
 

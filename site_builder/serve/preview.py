@@ -25,6 +25,7 @@ import sys
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -252,7 +253,9 @@ class Preview:
         selection = _Selection(wanted, search.OUTPUT_DIR if search.MANIFEST in wanted else None)
         urls = Urls(archive.config)
         page_paths = {p for p in wanted if p.endswith(".html")}
-        pages.render_pages(archive, bodies, urls, write, only=selection)
+        pages.render_pages(archive, bodies, urls, write, only=selection,
+                           checkpoint=None if interrupted is None else partial(_stop_if,
+                                                                               interrupted))
         html_pages = (self.built.html_pages if self.built else set()) | page_paths
         write_artifacts(archive, urls, write, sorted(html_pages), only=selection)
         for rel in wanted - produced:
@@ -320,6 +323,12 @@ def say(line: str, stream: TextIO) -> None:
     """Print one whole line: a single write, so that Ctrl-C cannot cut it in two."""
     stream.write(f"{line}\n")
     stream.flush()
+
+
+def _stop_if(interrupted: Callable[[], bool]) -> None:
+    """Raise Interrupted when `interrupted()` says so."""
+    if interrupted():
+        raise Interrupted
 
 
 def _until(interrupted: Callable[[], bool], chunks: Iterable[bytes]) -> Iterator[bytes]:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from site_builder import query
-from site_builder.archive.published import archive_from_index
+from site_builder.access.published import archive_from_index
 from site_builder.render.site import build_site
 from site_builder.sources.load import load_archive
 from tests.conftest import FIXTURES, run_cli

@@ -1,4 +1,4 @@
-"""archive/published.py: decisions.json and llms files back into an Archive, safely."""
+"""access/published.py: decisions.json and llms files back into an Archive, safely."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import query
-from site_builder.archive.published import (
+from site_builder import contract, query
+from site_builder.access.published import (
     PublishedError,
     archive_from_index,
     bodies_from_full,
@@ -85,9 +85,56 @@ def test_llms_txt_names_the_projects(built: tuple[Path, Path]):
 def test_an_index_that_is_not_one_is_refused():
     with pytest.raises(PublishedError, match="no records list"):
         archive_from_index({"records": {}}, str, dict)
-    with pytest.raises(PublishedError, match="has no title"):
+    with pytest.raises(PublishedError, match=r"title is required"):
         archive_from_index({"records": [{"id": "a/b/0001-c", "status": "x",
                                          "date": "2026-01-01"}]}, str, dict)
     with pytest.raises(PublishedError, match="date"):
         archive_from_index({"records": [{"id": "a/b/0001-c", "title": "t", "status": "x",
                                          "date": "yesterday"}]}, str, dict)
+
+
+# ---- the decoder follows the declaration -------------------------------------------------------
+
+READ_BACK = [k.name for k in (*contract.RECORD, *contract.PUBLISHED)
+             if not k.derived and k.name != "path"]
+
+
+@pytest.mark.parametrize("key", READ_BACK)
+def test_every_declared_key_is_checked_by_its_declared_schema(built: tuple[Path, Path],
+                                                              key: str):
+    # 7.5 fits none of the record's schemas: not a string, list, object, boolean, whole
+    # number or null. A key the decoder read without the declaration would let it through.
+    _, output = built
+    index = json.loads((output / "decisions.json").read_text(encoding="utf-8"))
+    index["records"][0][key] = 7.5
+    record_id_ = index["records"][0]["id"] if key != "id" else None
+    with pytest.raises(PublishedError) as caught:
+        archive_from_index(index, str, dict)
+    if record_id_ is not None:
+        assert f"records[0] ({record_id_}).{key} must be" in str(caught.value)
+    else:
+        assert "record id must be a non-empty string, not 7.5" in str(caught.value)
+
+
+def test_keys_the_archive_works_out_again_are_not_read_back(built: tuple[Path, Path]):
+    _, output = built
+    index = json.loads((output / "decisions.json").read_text(encoding="utf-8"))
+    derived = [k.name for k in contract.RECORD if k.derived]
+    assert derived == ["currentRecord", "current", "rfcReview"]
+    for key in [*derived, "path"]:
+        index["records"][0][key] = 7.5
+    archive = archive_from_index(index, str, dict)
+    first = archive.records[0]
+    assert query.detail(archive, first, body=False)["current"] in (True, False)
+
+
+def test_a_newer_sites_keys_are_let_through_and_an_older_sites_missing_ones_too(
+        built: tuple[Path, Path]):
+    _, output = built
+    index = json.loads((output / "decisions.json").read_text(encoding="utf-8"))
+    for record in index["records"]:
+        record["confidence"] = {"level": "high"}  # a key of some later version
+        for key in ("authors", "deciders", "affects", "source", "review", "md"):
+            record.pop(key, None)
+    archive = archive_from_index(index, str, dict)
+    assert len(archive.records) == len(index["records"])

@@ -18,15 +18,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from site_builder.archive import jsonshape as shape
+from site_builder import index_contract
+from site_builder.access import jsonshape as shape
+from site_builder.access.jsonshape import PublishedError
 from site_builder.archive.affects import Affects
 from site_builder.archive.archive import Archive, Project
-from site_builder.archive.jsonshape import PublishedError
 from site_builder.archive.origins import Source
 from site_builder.archive.records import FILE_NAME, Record
 from site_builder.archive.schedule import add_interval, parse_every
-from site_builder.archive.values import REVIEW_STATES
-from site_builder.config import DEFAULT_STATUSES, FIELD_TYPES, FieldDef, SiteConfig, Status
+from site_builder.config import DEFAULT_STATUSES, FieldDef, SiteConfig, Status
+from site_builder.validate import Schema, problem
 
 # ---- paths inside the site ------------------------------------------------------------------
 
@@ -77,56 +78,44 @@ def record_id(value: Any, ref: Any = None) -> tuple[str, str, str, str]:
 
 # ---- decisions.json → Archive -----------------------------------------------------------------
 #
-# The decoder follows decisions.schema.json (build/schema.py): a key that is present must have
-# the schema's type, so every value that reaches the Archive and the query layer has the type
-# they were written for. Keys a record can do without may be missing (sites published by
-# older versions lack some); the first value that is wrong stops the decoding with a message
-# naming its place (`records[3] (build/adr/0001-x).date`) and what is wrong with it.
+# The document is first checked against `index_contract.readable()`, the same declaration the
+# build publishes as decisions.schema.json, loosened for sites of other versions (keys may be
+# missing or new). So every value below already has its declared type; what is left to check
+# here is what a schema cannot say. The first problem stops the decoding with a message naming
+# its place (`records[3] (build/adr/0001-x).date`) and what is wrong with it.
 
 _MAX_PATTERNS = 1000  # `affects` patterns of one record
+_READABLE = index_contract.readable()
+_DEFS = _READABLE["$defs"]
+_RECORD = index_contract.record()
 
 
-def _reference(link: Any, where: str) -> str:
-    """The reference a published record link stands for (the id, or what was written)."""
-    if isinstance(link, dict) and isinstance(link.get("id"), str):
-        return shape.text(link["id"], f"{where}.id")
-    raise PublishedError(f"{where}: a record reference must be an object with an id, "
-                         f"not {shape.shown(link)}")
+def _checked(value: Any, schema: Schema, where: str) -> None:
+    found = problem(value, schema, where, _DEFS)
+    if found is not None:
+        raise PublishedError(found.rstrip("."))
 
 
-def _field(data: Any, where: str) -> FieldDef:
-    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-        raise PublishedError(f"{where}: a field needs a name, not {shape.shown(data)}")
-    kind = data.get("type") or "string"
-    if kind not in FIELD_TYPES:
-        raise shape.wrong(f"{where}.type", f"one of {', '.join(FIELD_TYPES)}", kind)
-    return FieldDef(name=shape.text(data["name"], f"{where}.name"), type=kind,
-                    label=shape.optional_text(data, "label", where),
-                    values=shape.strings(data.get("values"), f"{where}.values"),
-                    unit=shape.optional_text(data, "unit", where),
-                    description=shape.optional_text(data, "description", where),
-                    required=shape.flag(data, "required", where))
+def _field(data: dict[str, Any]) -> FieldDef:
+    return FieldDef(name=data["name"], type=data.get("type") or "string",
+                    label=data.get("label"), values=tuple(data.get("values") or ()),
+                    unit=data.get("unit"), description=data.get("description"),
+                    required=bool(data.get("required")))
 
 
-def _status(data: Any, where: str) -> Status:
-    if isinstance(data, str) and data:
-        return Status(shape.text(data, where))
-    if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"]:
-        raise PublishedError(f"{where}: a status needs a name, not {shape.shown(data)}")
-    return Status(name=shape.text(data["name"], f"{where}.name"),
-                  open=shape.flag(data, "open", where),
-                  current=shape.flag(data, "current", where),
-                  label=shape.optional_text(data, "label", where),
-                  description=shape.optional_text(data, "description", where))
+def _status(data: str | dict[str, Any]) -> Status:
+    if isinstance(data, str):
+        return Status(data)
+    return Status(name=data["name"], open=bool(data.get("open")),
+                  current=bool(data.get("current")), label=data.get("label"),
+                  description=data.get("description"))
 
 
 def _review(data: dict[str, Any], where: str, date: dt.date) -> tuple[str | None,
                                                                       dt.date | None]:
     """(every, reviewed) of a record's published `review`."""
-    review = shape.mapping(data.get("review"), f"{where}.review")
-    if not review:
-        return None, None
-    every = shape.optional_text(review, "every", f"{where}.review")
+    review = data.get("review") or {}
+    every = review.get("every")
     reviewed = (shape.date(review["reviewed"], f"{where}.review.reviewed")
                 if review.get("reviewed") is not None else None)
     parsed = parse_every(every) if every else None
@@ -139,13 +128,10 @@ def _review(data: dict[str, Any], where: str, date: dt.date) -> tuple[str | None
     return every, reviewed
 
 
-def _source(value: Any, where: str) -> Source | None:
-    source = shape.mapping(value, where)
-    if not source:
+def _source(value: dict[str, Any] | None) -> Source | None:
+    if not value:
         return None
-    return Source(shape.text(source.get("location"), f"{where}.location"),
-                  shape.optional_text(source, "ref", where),
-                  shape.optional_text(source, "commit", where))
+    return Source(value["location"], value.get("ref"), value.get("commit"))
 
 
 def _record(data: Any, where: str, statuses: frozenset[str] | None) -> Record:
@@ -153,49 +139,38 @@ def _record(data: Any, where: str, statuses: frozenset[str] | None) -> Record:
         raise shape.wrong(where, "an object", data)
     project, kind, slug, number = record_id(data.get("id"), data.get("ref"))
     where = f"{where} ({data['id']})"
+    _checked(data, _RECORD, where)
     md = site_path(data["md"], f"{where}.md") if data.get("md") else f"{data['id']}.md"
     if not md.endswith(".md"):
         raise shape.wrong(f"{where}.md", "the path of a .md copy", md)
-    for key in ("title", "status"):
-        if not isinstance(data.get(key), str) or not data[key]:
-            raise PublishedError(f"{where} has no {key}")
-        shape.text(data[key], f"{where}.{key}")
     if statuses is not None and data["status"] not in statuses:
         raise PublishedError(f"{where}.status {data['status']!r} is not one of the published "
                              "statuses")
-    date = shape.date(data.get("date"), f"{where}.date")
+    date = shape.date(data["date"], f"{where}.date")
     every, reviewed = _review(data, where, date)
-    reviewers = shape.mapping(data.get("reviewers"), f"{where}.reviewers")
-    for handle, state in reviewers.items():
-        if state not in REVIEW_STATES:
-            raise shape.wrong(f"{where}.reviewers.{handle}", f"one of {', '.join(REVIEW_STATES)}",
-                         state)
-    fields = shape.mapping(data.get("fields"), f"{where}.fields")
-    affects = shape.strings(data.get("affects"), f"{where}.affects")
+    reviewers = data.get("reviewers") or {}
+    fields = data.get("fields") or {}
+    affects = tuple(data.get("affects") or ())
     if len(affects) > _MAX_PATTERNS:
         raise PublishedError(f"{where}.affects holds more than {_MAX_PATTERNS} patterns")
     successor = data.get("supersededBy")
     return Record(
         project=project, type=kind, slug=slug, number=number, path=Path(md), rel_path=md,
         title=data["title"], status=data["status"], date=date,
-        description=shape.text(data.get("description") or "", f"{where}.description"),
-        authors=shape.strings(data.get("authors"), f"{where}.authors"),
-        deciders=shape.strings(data.get("deciders"), f"{where}.deciders"),
-        tags=shape.strings(data.get("tags"), f"{where}.tags"),
-        related=tuple(_reference(r, f"{where}.related[{i}]")
-                      for i, r in enumerate(shape.items(data.get("related"), f"{where}.related"))),
-        supersedes=tuple(_reference(r, f"{where}.supersedes[{i}]") for i, r in enumerate(
-            shape.items(data.get("supersedes"), f"{where}.supersedes"))),
-        superseded_by=_reference(successor, f"{where}.supersededBy") if successor else None,
+        description=data.get("description") or "",
+        authors=tuple(data.get("authors") or ()),
+        deciders=tuple(data.get("deciders") or ()),
+        tags=tuple(data.get("tags") or ()),
+        related=tuple(link["id"] for link in data.get("related") or ()),
+        supersedes=tuple(link["id"] for link in data.get("supersedes") or ()),
+        superseded_by=successor["id"] if successor else None,
         review_every=every, reviewed=reviewed,
-        reviewers=tuple((shape.text(h, f"{where}.reviewers"), state)
-                        for h, state in reviewers.items()),
-        approvals=shape.count(data, "approvals", where),
+        reviewers=tuple(reviewers.items()),
+        approvals=data.get("approvals"),
         affects=Affects(affects),
-        fields=tuple((shape.text(name, f"{where}.fields"),
-                      shape.value_of(value, f"{where}.fields.{name}"))
+        fields=tuple((name, shape.value_of(value, f"{where}.fields.{name}"))
                      for name, value in fields.items()),
-        source=_source(data.get("source"), f"{where}.source"),
+        source=_source(data.get("source")),
     )
 
 
@@ -211,8 +186,6 @@ def _required_approvals(site: dict[str, Any], records: list[Any]) -> int | None:
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             return value
     for record in records:
-        if not isinstance(record, dict):
-            continue  # reported when the records are read
         signoff = record.get("rfcReview")
         required = signoff.get("required") if isinstance(signoff, dict) else None
         if (record.get("approvals") is None and isinstance(required, int)
@@ -223,35 +196,22 @@ def _required_approvals(site: dict[str, Any], records: list[Any]) -> int | None:
     return None
 
 
-def _project(data: Any, where: str) -> Project:
-    if not isinstance(data, dict) or not isinstance(data.get("id"), str) or not data["id"]:
-        raise PublishedError(f"{where}: a project needs an id, not {shape.shown(data)}")
-    order = data.get("order")
-    if order is not None and (isinstance(order, bool) or not isinstance(order, int)):
-        raise shape.wrong(f"{where}.order", "a whole number", order)
-    return Project(id=shape.text(data["id"], f"{where}.id"),
-                   name=shape.text(data.get("name") or data["id"], f"{where}.name"),
-                   description=shape.text(data.get("description") or "", f"{where}.description"),
-                   owners=shape.strings(data.get("owners"), f"{where}.owners"), order=order,
-                   fields=tuple(_field(f, f"{where}.fields[{i}]") for i, f in
-                                enumerate(shape.items(data.get("fields"), f"{where}.fields"))))
+def _project(data: dict[str, Any]) -> Project:
+    return Project(id=data["id"], name=data.get("name") or data["id"],
+                   description=data.get("description") or "",
+                   owners=tuple(data.get("owners") or ()), order=data.get("order"),
+                   fields=tuple(_field(f) for f in data.get("fields") or ()))
 
 
 def _config(data: dict[str, Any]) -> SiteConfig:
     """The site's settings as decisions.json publishes them."""
-    site = shape.mapping(data.get("site"), "site")
-    base = site.get("base", "/")
-    if not isinstance(base, str) or not base.startswith("/") or not base.endswith("/"):
-        raise shape.wrong("site.base", "a path starting and ending with /", base)
-    statuses = tuple(_status(s, f"statuses[{i}]")
-                     for i, s in enumerate(shape.items(data.get("statuses"), "statuses")))
+    site = data.get("site") or {}
     return SiteConfig(
-        root=Path("."), title=shape.text(site.get("title") or "", "site.title"),
-        description=shape.text(site.get("description") or "", "site.description"),
-        url=shape.optional_text(site, "url", "site"), base=shape.text(base, "site.base"),
-        statuses=statuses or DEFAULT_STATUSES,
-        fields=tuple(_field(f, f"fields[{i}]")
-                     for i, f in enumerate(shape.items(data.get("fields"), "fields"))),
+        root=Path("."), title=site.get("title") or "",
+        description=site.get("description") or "",
+        url=site.get("url"), base=site.get("base", "/"),
+        statuses=tuple(_status(s) for s in data.get("statuses") or ()) or DEFAULT_STATUSES,
+        fields=tuple(_field(f) for f in data.get("fields") or ()),
         required_approvals=_required_approvals(site, data["records"]),
     )
 
@@ -270,23 +230,26 @@ def archive_from_index(
     """
     if not isinstance(data, dict) or not isinstance(data.get("records"), list):
         raise PublishedError("it is not a site-builder decisions.json (no records list)")
-    config = _config(data)
-    published = frozenset(s.name for s in config.statuses) if data.get("statuses") else None
+    # A null section is a missing one, as older versions wrote it.
+    _checked({key: value for key, value in data.items() if value is not None}, _READABLE,
+             "decisions.json")
+    published = (frozenset(s if isinstance(s, str) else s["name"] for s in data["statuses"])
+                 if data.get("statuses") else None)
     records = [_record(r, f"records[{i}]", published) for i, r in enumerate(data["records"])]
     seen: set[str] = set()
     for index, record in enumerate(records):
         if record.id in seen:
             raise PublishedError(f"records[{index}] ({record.id}) is listed twice")
         seen.add(record.id)
-    listed = shape.items(data.get("projects"), "projects")
+    listed = data.get("projects") or ()
     if listed:
-        projects = {p.id: p for p in (_project(item, f"projects[{i}]")
-                                      for i, item in enumerate(listed))}
+        projects = {p.id: p for p in map(_project, listed)}
     else:
         names = project_names() if project_names else {}
         projects = {r.project: Project(id=r.project, name=names.get(r.project, r.project))
                     for r in records}
-    return Archive(config, projects, records, bodies=bodies, all_bodies=all_bodies)
+    return Archive(_config(data), projects, records, bodies=bodies,
+                   all_bodies=all_bodies)
 
 
 def bad_patterns(archive: Archive) -> list[str]:

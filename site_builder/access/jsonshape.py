@@ -1,9 +1,10 @@
-"""Typed readers of untrusted JSON values, each naming the place of a value that is wrong.
+"""What a schema cannot say of an untrusted JSON value, each check naming its place.
 
-What a published site sends is decoded with these, so a value that reaches the Archive has
-the type the code expects, and a wrong one becomes one message such as
-`records[3] (build/adr/0001-x).date must be a date as YYYY-MM-DD, not 42`.
-Every reader raises PublishedError; `where` is the value's place in the document.
+A published decisions.json is checked against its declaration first (`index_contract`); these
+check the rest: that a date exists, that a string is text a page can hold, how deeply a
+free-form value nests. A wrong value becomes one message such as
+`records[3] (build/adr/0001-x).date must be a date as YYYY-MM-DD, not "2026-02-30"`.
+Every check raises PublishedError; `where` is the value's place in the document.
 """
 
 from __future__ import annotations
@@ -42,52 +43,6 @@ def text(value: Any, where: str) -> str:
     except UnicodeEncodeError:
         raise PublishedError(f"{where} is not valid Unicode (it holds a lone surrogate)") from None
     return value
-
-
-def optional_text(data: dict[str, Any], key: str, where: str) -> str | None:
-    """`data[key]` as a string, or None when it is missing or null."""
-    value = data.get(key)
-    return None if value is None else text(value, f"{where}.{key}")
-
-
-def flag(data: dict[str, Any], key: str, where: str) -> bool:
-    """`data[key]` as a bool; False when missing."""
-    value = data.get(key, False)
-    if not isinstance(value, bool):
-        raise wrong(f"{where}.{key}", "true or false", value)
-    return value
-
-
-def count(data: dict[str, Any], key: str, where: str) -> int | None:
-    """`data[key]` as a whole number of 0 or more, or None when missing or null."""
-    value = data.get(key)
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                              or value < 0):
-        raise wrong(f"{where}.{key}", "a whole number of 0 or more", value)
-    return value
-
-
-def mapping(value: Any, where: str) -> dict[str, Any]:
-    """`value` as an object; {} when null."""
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise wrong(where, "an object", value)
-    return value
-
-
-def items(value: Any, where: str) -> list[Any]:
-    """`value` as a list; [] when null."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise wrong(where, "a list", value)
-    return value
-
-
-def strings(value: Any, where: str) -> tuple[str, ...]:
-    """`value` as a list of strings; () when null."""
-    return tuple(text(v, f"{where}[{i}]") for i, v in enumerate(items(value, where)))
 
 
 def date(value: Any, where: str) -> dt.date:
