@@ -21,6 +21,7 @@ from site_builder.render import views
 from site_builder.render.diagrams import diagram_policy, has_mermaid
 from site_builder.render.lineage import Lineage
 from site_builder.render.lineage_svg import lineage_markup
+from site_builder.render.mermaid_release import release as mermaid_release
 from site_builder.render.search import MANIFEST, SearchIndex
 from site_builder.render.theme import Theme
 from site_builder.render.urls import Urls, encode_path
@@ -82,6 +83,12 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
             count += 1
             if progress:
                 progress(count, total)
+    # Mermaid comes last, when the pages have said whether they draw any diagram: a site
+    # without one publishes none of it. Written whenever a page written here needs it, `only`
+    # or not, so a preview that gains its first diagram gains the release too.
+    if site.draws_diagrams:
+        for path, data in mermaid_release().files():
+            write(path, data)
     return count
 
 
@@ -210,6 +217,8 @@ class SitePages:
         }
         self._nav_cache: dict[tuple[int, str, bool], dict[str, str]] = {}
         self._listed = _ListedRows(theme)
+        self.draws_diagrams = False
+        """True once a record page with a Mermaid diagram has been rendered."""
 
     def theme_files(self) -> Iterator[tuple[str, bytes]]:
         """(site path, bytes) of every theme file."""
@@ -341,9 +350,11 @@ class SitePages:
         project = self.archive.projects.get(record.project)
         body = self.bodies[record_id]
         diagrams = has_mermaid(body.html)
+        self.draws_diagrams |= diagrams
         return self._render(
             "record.html", row.page, record.project, r=row.summary, row=row, view=view,
             body=body, project=project, diagrams=diagrams,
+            mermaid=mermaid_release().entry if diagrams else "",
             csp=DIAGRAM_CONTENT_SECURITY_POLICY if diagrams else CONTENT_SECURITY_POLICY,
             project_page=Urls.project_page(record.project), markdown_copy=view.markdown,
             picture=self.lineage.around(record))
