@@ -18,7 +18,8 @@ from markupsafe import Markup, escape
 
 from site_builder.archive.archive import Archive
 from site_builder.render import views
-from site_builder.render.diagrams import diagram_policy, has_mermaid
+from site_builder.render.csp import CONTENT_SECURITY_POLICY, DIAGRAM_CONTENT_SECURITY_POLICY
+from site_builder.render.diagrams import has_mermaid
 from site_builder.render.lineage import Lineage
 from site_builder.render.lineage_svg import lineage_markup
 from site_builder.render.mermaid_release import release as mermaid_release
@@ -33,22 +34,6 @@ if TYPE_CHECKING:
 # Not "search/": a project folder may be called that (the benchmark archive has one), and a
 # root file name with an extension can never meet a project id.
 RECENT = 12
-
-# Every page satisfies this policy: no inline script or style anywhere, and search fetches
-# only the site's own files. Images from https: are allowed because record bodies may embed
-# diagrams hosted elsewhere.
-CONTENT_SECURITY_POLICY = "; ".join([
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data: https:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-])
-DIAGRAM_CONTENT_SECURITY_POLICY = diagram_policy(CONTENT_SECURITY_POLICY)
 
 
 def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Urls,
