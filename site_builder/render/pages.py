@@ -40,8 +40,9 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
                  write: Callable[[str, str | bytes], None],
                  only: Container[str] | None = None,
                  progress: Callable[[int, int], None] | None = None) -> int:
-    """Write every HTML page (home, projects, records, tags, timeline, search, 404) and the
-    theme files through `write(rel_path, data)`; return the number of pages written.
+    """Write every HTML page (home, projects, records, tags, timeline, search, 404), the
+    theme files, and the Mermaid release when a page written has a diagram, through
+    `write(rel_path, data)`; return the number of pages written.
     `progress(done, total)` hears of each page written.
 
     With `only` (site paths), write just those pages, theme files and search-index files, at
