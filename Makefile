@@ -12,11 +12,16 @@ N      ?= 10000
 INSPECTOR_VERSION := 2.12.0
 INSPECTOR := $(VENV)/inspector/node_modules/.bin/mcp-inspector
 
-# The Mermaid release the theme ships (theme/mermaid.min.js, from the npm package's dist/).
-# `make mermaid` fetches it again and refuses a file whose SHA-256 differs from this pin; to
-# upgrade, set both: make mermaid MERMAID_VERSION=x.y.z MERMAID_SHA256=<the new file's hash>.
+# The Mermaid release the theme ships: theme/mermaid/ holds the npm package's ES-module build
+# (dist/mermaid.esm.min.mjs and the chunks it imports, dist/chunks/mermaid.esm.min/*.mjs), its
+# LICENSE, and SHA256SUMS listing every one of those files with its SHA-256. MERMAID_SHA256 pins
+# the SHA256SUMS file itself, so one hash covers the whole set. `make mermaid` fetches the release
+# again and refuses a set whose SHA256SUMS differs from the pin; `make mermaid-verify` checks the
+# files in place. To upgrade, set both: make mermaid MERMAID_VERSION=x.y.z MERMAID_SHA256=<hash>
+# (a refused fetch prints the new set's hash, to be checked before it is pinned).
 MERMAID_VERSION ?= 12.3.0
-MERMAID_SHA256  ?= 336df803d87a38b70a01e736e666c8f7601d2ce42f5e47c8fafe5d721074b9a3
+MERMAID_SHA256  ?= be531f74168869cc0fbf66a6191978a6c3e16e91b35946aad257514106e1ecb9
+MERMAID_DIR     := theme/mermaid
 
 .DEFAULT_GOAL := help
 .PHONY: help site serve test check lint bench system-deps clean mermaid mermaid-verify
@@ -27,7 +32,7 @@ help:
 	@echo "make test    lint and run every test (installs what the tests need)"
 	@echo "make check   validate example-site with site-builder check --strict"
 	@echo "make bench   speed and memory against Hugo and MkDocs (N=$(N) records)"
-	@echo "make mermaid fetch the pinned Mermaid release from npm into theme/ (checks its SHA-256)"
+	@echo "make mermaid fetch the pinned Mermaid release from npm into theme/mermaid/ (checks its SHA-256s)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -80,18 +85,27 @@ bench: $(TOOLS)
 mermaid:
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	  (cd "$$tmp" && npm pack --silent mermaid@$(MERMAID_VERSION) >/dev/null && \
-	   tar xzf mermaid-$(MERMAID_VERSION).tgz package/dist/mermaid.min.js package/LICENSE) && \
-	  got=$$(sha256sum "$$tmp/package/dist/mermaid.min.js" | cut -d' ' -f1) && \
+	   tar xzf mermaid-$(MERMAID_VERSION).tgz --wildcards package/LICENSE \
+	     package/dist/mermaid.esm.min.mjs 'package/dist/chunks/mermaid.esm.min/*.mjs' && \
+	   mkdir -p set/chunks && cp package/LICENSE package/dist/mermaid.esm.min.mjs set/ && \
+	   cp -r package/dist/chunks/mermaid.esm.min set/chunks/ && \
+	   (cd set && find . -type f | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum >../SHA256SUMS) && \
+	   mv SHA256SUMS set/) && \
+	  got=$$(sha256sum "$$tmp/set/SHA256SUMS" | cut -d' ' -f1) && \
 	  if [ "$$got" != "$(MERMAID_SHA256)" ]; then \
-	    echo "mermaid $(MERMAID_VERSION): dist/mermaid.min.js has SHA-256 $$got, not the pinned $(MERMAID_SHA256)"; exit 1; fi && \
-	  cp "$$tmp/package/dist/mermaid.min.js" theme/mermaid.min.js && \
-	  cp "$$tmp/package/LICENSE" theme/mermaid-LICENSE.txt && \
-	  echo "theme/mermaid.min.js is mermaid $(MERMAID_VERSION) ($$got)"
+	    echo "mermaid $(MERMAID_VERSION): its SHA256SUMS has SHA-256 $$got, not the pinned $(MERMAID_SHA256)"; exit 1; fi && \
+	  rm -rf $(MERMAID_DIR) && cp -r "$$tmp/set" $(MERMAID_DIR) && \
+	  echo "$(MERMAID_DIR)/ is mermaid $(MERMAID_VERSION) ($$(wc -l <$(MERMAID_DIR)/SHA256SUMS) files, $$got)"
 
+# The pin covers SHA256SUMS, SHA256SUMS covers each file, and no file is there that it omits.
 mermaid-verify:
-	@echo "$(MERMAID_SHA256)  theme/mermaid.min.js" | sha256sum -c --quiet - && \
-	  grep -q 'version:"$(MERMAID_VERSION)"' theme/mermaid.min.js && \
-	  echo "theme/mermaid.min.js is mermaid $(MERMAID_VERSION)"
+	@echo "$(MERMAID_SHA256)  $(MERMAID_DIR)/SHA256SUMS" | sha256sum -c --quiet - && \
+	  (cd $(MERMAID_DIR) && sha256sum -c --quiet SHA256SUMS) && \
+	  listed=$$(cut -c67- $(MERMAID_DIR)/SHA256SUMS) && \
+	  present=$$(cd $(MERMAID_DIR) && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort) && \
+	  if [ "$$listed" != "$$present" ]; then echo "$(MERMAID_DIR)/ holds files SHA256SUMS does not list"; exit 1; fi && \
+	  grep -q '"$(MERMAID_VERSION)"' $(MERMAID_DIR)/mermaid.esm.min.mjs && \
+	  echo "$(MERMAID_DIR)/ is mermaid $(MERMAID_VERSION)"
 
 clean:
 	rm -rf $(VENV) example-site/_site example-site/.site-builder tests/output

@@ -17,9 +17,11 @@ from site_builder import query
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
 from site_builder.render import views
-from site_builder.render.diagrams import diagram_policy, has_mermaid
+from site_builder.render.csp import CONTENT_SECURITY_POLICY, DIAGRAM_CONTENT_SECURITY_POLICY
+from site_builder.render.diagrams import has_mermaid
 from site_builder.render.lineage import Lineage
 from site_builder.render.lineage_svg import lineage_markup
+from site_builder.render.mermaid_release import release as mermaid_release
 from site_builder.render.page_parts import ListedRows, PageLinks, encoded
 from site_builder.render.planned import EVERY, Planned, nothing
 from site_builder.render.search import MANIFEST, SearchIndex
@@ -34,30 +36,15 @@ if TYPE_CHECKING:
 # root file name with an extension can never meet a project id.
 RECENT = 12
 
-# Every page satisfies this policy: no inline script or style anywhere, and search fetches
-# only the site's own files. Images from https: are allowed because record bodies may embed
-# diagrams hosted elsewhere.
-CONTENT_SECURITY_POLICY = "; ".join([
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data: https:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-])
-DIAGRAM_CONTENT_SECURITY_POLICY = diagram_policy(CONTENT_SECURITY_POLICY)
-
 
 def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Urls,
                  write: Callable[[str, str | bytes], None],
                  only: Container[str] | None = None,
                  progress: Callable[[int, int], None] | None = None,
                  checkpoint: Callable[[], None] | None = None) -> int:
-    """Write every HTML page (home, projects, records, tags, timeline, search, 404) and the
-    theme files through `write(rel_path, data)`; return the number of pages written.
+    """Write every HTML page (home, projects, records, tags, timeline, search, 404), the
+    theme files, and the Mermaid release when a page written has a diagram, through
+    `write(rel_path, data)`; return the number of pages written.
     `progress(done, total)` hears of each page written.
 
     With `only` (site paths), write just those pages, theme files and search-index files, at
@@ -86,6 +73,12 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
             count += 1
             if progress:
                 progress(count, total)
+    # Mermaid comes last, when the pages have said whether they draw any diagram: a site
+    # without one publishes none of it. Written whenever a page written here needs it, `only`
+    # or not, so a preview that gains its first diagram gains the release too.
+    if site.draws_diagrams:
+        for path, data in mermaid_release().files():
+            write(path, data)
     if not index_first:
         _write_index(archive, write, wanted, checkpoint)
     return count
@@ -112,6 +105,8 @@ class SitePages:
         self.config = archive.config
         self._nav_cache: dict[tuple[int, str, bool], dict[str, str]] = {}
         self._listed = ListedRows(theme)
+        self.draws_diagrams = False
+        """True once a record page with a Mermaid diagram has been rendered."""
 
     @cached_property
     def _environment(self) -> Any:
@@ -301,9 +296,11 @@ class SitePages:
         project = self.archive.projects.get(record.project)
         body = self.bodies[record_id]
         diagrams = has_mermaid(body.html)
+        self.draws_diagrams |= diagrams
         return self._render(
             "record.html", row.page, record.project, r=row.summary, row=row, view=view,
             body=body, project=project, diagrams=diagrams,
+            mermaid=mermaid_release().entry if diagrams else "",
             csp=DIAGRAM_CONTENT_SECURITY_POLICY if diagrams else CONTENT_SECURITY_POLICY,
             project_page=Urls.project_page(record.project), markdown_copy=view.markdown,
             picture=self.lineage.around(record))

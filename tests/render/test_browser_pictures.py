@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser
 
+from site_builder.render.mermaid_release import release
 from tests.render.test_browser import SCREENSHOTS, Site, browser, open_page, site
 
 __all__ = ["browser", "site"]  # the fixtures, imported for pytest
@@ -27,8 +28,16 @@ def test_the_mermaid_page_draws_an_svg_diagram(site: Site, browser: Browser) -> 
         drawing = page.locator(".mermaid-diagram__drawing svg")
         drawing.wait_for(timeout=30_000)
         assert "render pages" in drawing.text_content()
+        # ES modules from the site's own folder, and only those a flowchart needs: not the
+        # ELK layout, nor other diagram types.
         mermaid = [url for url in requested if "/assets/mermaid" in url]
-        assert len(mermaid) == 1 and "/assets/mermaid.min." in mermaid[0]
+        folder = f"{site.url}{release().site_folder}/"
+        assert all(url.startswith(folder) for url in mermaid)
+        assert folder + "mermaid.esm.min.mjs" in mermaid
+        names = [url.rsplit("/", 1)[1] for url in mermaid]
+        assert any(n.startswith("flowDiagram-") for n in names)
+        assert not [n for n in names if n.startswith(("elk-", "sequenceDiagram-", "katex-"))]
+        assert len(set(mermaid)) == len(mermaid) < len(release().listed) / 2
         # The source moved under a disclosure, still there to read and copy.
         assert not code.is_visible()
         page.locator(".mermaid-diagram summary").click()

@@ -7,10 +7,13 @@ import hashlib
 import re
 from pathlib import Path
 
+import pytest
+
+from site_builder.render.csp import CONTENT_SECURITY_POLICY, DIAGRAM_CONTENT_SECURITY_POLICY
 from site_builder.render.diagrams import has_mermaid
 from site_builder.render.links import Origin
 from site_builder.render.markdown import BodyRenderer
-from site_builder.render.pages import CONTENT_SECURITY_POLICY, DIAGRAM_CONTENT_SECURITY_POLICY
+from site_builder.render.mermaid_release import MermaidRelease, release
 from site_builder.render.site import build_site
 from tests.conftest import REPO
 
@@ -59,8 +62,8 @@ def test_only_pages_with_a_diagram_load_mermaid_and_relax_styles(tmp_path: Path)
     site = root / "_site"
     drawn = (site / "p/adr/0001-drawn/index.html").read_text("utf-8")
     assert re.search(r'<script src="../../../assets/diagrams\.[0-9a-f]{10}\.js" '
-                     r'data-mermaid="../../../assets/mermaid\.min\.[0-9a-f]{10}\.js" defer>',
-                     drawn)
+                     r'data-mermaid="../../../assets/mermaid\.[0-9a-f]{10}/mermaid\.esm\.min\.mjs"'
+                     r' defer>', drawn)
     assert DIAGRAM_CONTENT_SECURITY_POLICY.replace("'", "&#39;") in drawn
     pages = [p for p in site.rglob("*.html") if p.parent.name != "0001-drawn"]
     assert len(pages) > 5
@@ -79,10 +82,63 @@ def test_the_diagram_policy_differs_only_by_inline_styles() -> None:
 
 
 def test_the_vendored_mermaid_is_the_pinned_release() -> None:
+    """The Makefile's pin covers SHA256SUMS, SHA256SUMS covers every file, and the folder
+    holds nothing it leaves out: what `make mermaid-verify` checks, without make."""
     makefile = (REPO / "Makefile").read_text("utf-8")
     version = re.search(r"^MERMAID_VERSION \?= (\S+)$", makefile, re.MULTILINE).group(1)
     digest = re.search(r"^MERMAID_SHA256  \?= ([0-9a-f]{64})$", makefile, re.MULTILINE).group(1)
-    bundle = (REPO / "theme" / "mermaid.min.js").read_bytes()
-    assert hashlib.sha256(bundle).hexdigest() == digest
-    assert f'version:"{version}"'.encode() in bundle
-    assert "MIT License" in (REPO / "theme" / "mermaid-LICENSE.txt").read_text("utf-8")
+    folder = REPO / "theme" / "mermaid"
+    shipped = release()
+    assert shipped.folder == folder
+    assert hashlib.sha256((folder / "SHA256SUMS").read_bytes()).hexdigest() == digest
+    assert shipped.site_folder == f"assets/mermaid.{digest[:10]}"
+    present = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+    assert present - {"SHA256SUMS"} == set(shipped.listed)
+    for rel, sha in shipped.listed.items():
+        assert hashlib.sha256((folder / rel).read_bytes()).hexdigest() == sha, rel
+    assert f'"{version}"'.encode() in (folder / "mermaid.esm.min.mjs").read_bytes()
+    assert "MIT License" in (folder / "LICENSE").read_text("utf-8")
+    # The entry's own imports are all in the set: a page never asks for a missing chunk.
+    entry = (folder / "mermaid.esm.min.mjs").read_text("utf-8")
+    imported = set(re.findall(r'"\./(chunks/mermaid\.esm\.min/[\w.-]+\.mjs)"', entry))
+    assert imported and imported <= set(shipped.listed)
+
+
+def test_a_sums_file_that_leaves_the_folder_is_refused(tmp_path: Path) -> None:
+    bad = MermaidRelease(tmp_path, b"0" * 64 + b"  ../../site.yml\n")
+    with pytest.raises(ValueError, match=r"SHA256SUMS:1: not '<sha256>  <path>'"):
+        bad.listed  # noqa: B018 (the property raises)
+
+
+def test_only_a_site_with_a_diagram_publishes_mermaid(tmp_path: Path) -> None:
+    """The release is published once, in full, by a site that draws a diagram, and not at
+    all by one that has none (not even its licence)."""
+    plain = _archive(tmp_path / "plain", "Mentions `mermaid` in passing.\n")
+    build_site(plain, jobs=1)
+    assert not [p for p in (plain / "_site").rglob("*") if "mermaid" in p.name.lower()]
+    drawn = _archive(tmp_path / "drawn", "```mermaid\nflowchart LR\n  a --> b\n```\n")
+    build_site(drawn, jobs=1)
+    folder = drawn / "_site" / release().site_folder
+    published = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+    assert published == set(release().listed)
+    assert (folder / "mermaid.esm.min.mjs").read_bytes() == (
+        release().folder / "mermaid.esm.min.mjs").read_bytes()
+    others = [p for p in (drawn / "_site").rglob("*")
+              if "mermaid" in p.name.lower() and folder not in (p, *p.parents)]
+    assert others == []
+    # The diagram gone, the next build takes the release away again.
+    (drawn / "content/p/adr/0001-one.md").write_text(_FRONT + "No picture now.\n", "utf-8")
+    build_site(drawn, jobs=1)
+    assert not folder.exists()
+
+
+_FRONT = "---\ntitle: One\nstatus: accepted\ndate: 2026-01-01\ndescription: d\n---\n\n"
+
+
+def _archive(root: Path, body: str) -> Path:
+    """A one-record archive at `root` whose record has `body`; returns `root`."""
+    folder = root / "content" / "p" / "adr"
+    folder.mkdir(parents=True)
+    (root / "site.yml").write_text("title: T\ndescription: D\n", "utf-8")
+    (folder / "0001-one.md").write_text(_FRONT + body, "utf-8")
+    return root

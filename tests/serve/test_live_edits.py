@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from site_builder.render.mermaid_release import release
 from tests.serve.conftest import Serving, save
 
 RECORD = "content/demo/adr/0001-write-records-in-markdown.md"
@@ -75,6 +76,23 @@ def test_a_reference_to_a_missing_record_is_an_error_too(serving: Serving, site:
 
     save(path, good)
     serving.wait_for("the problem cleared", lambda: serving.problems() == [])
+
+
+def test_a_first_diagram_brings_the_mermaid_release_with_it(serving: Serving,
+                                                             site: Path) -> None:
+    # The demo site has no diagram, so the preview holds no Mermaid file until a record
+    # gains one; then the page names the entry module and every module is served as script.
+    entry = "/" + release().entry
+    assert serving.get(entry).status == 404
+    path = site / RECORD
+    save(path, path.read_text() + "\n```mermaid\nflowchart LR\n  a --> b\n```\n")
+    serving.wait_for("the diagram page", lambda: "data-mermaid" in serving.get(PAGE).text)
+    assert f'data-mermaid="../../..{entry}"' in serving.get(PAGE).text
+    chunk = next(rel for rel in release().listed if rel.startswith("chunks/"))
+    for where in (entry, f"/{release().site_folder}/{chunk}"):
+        answer = serving.get(where)
+        assert answer.status == 200, where
+        assert answer.headers["content-type"] == "text/javascript; charset=utf-8"
 
 
 def test_a_new_record_gets_a_page_and_a_removed_one_loses_it(serving: Serving,
