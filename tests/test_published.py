@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from site_builder import contract, query
+from site_builder import contract, index_contract, query
 from site_builder.access.published import (
     PublishedError,
     archive_from_index,
@@ -16,8 +19,11 @@ from site_builder.access.published import (
     record_id,
     site_path,
 )
+from site_builder.render.artifacts import decisions
 from site_builder.render.site import build_site
+from site_builder.render.urls import Urls
 from site_builder.sources.load import load_archive
+from site_builder.validate import fits, problem
 from tests.conftest import EXAMPLE_SITE
 
 
@@ -138,3 +144,46 @@ def test_a_newer_sites_keys_are_let_through_and_an_older_sites_missing_ones_too(
             record.pop(key, None)
     archive = archive_from_index(index, str, dict)
     assert len(archive.records) == len(index["records"])
+
+
+# ---- the compiled check says what the validator says ------------------------------------------
+
+_EXAMPLE = load_archive(EXAMPLE_SITE)
+_RECORDS = decisions(_EXAMPLE, Urls(_EXAMPLE.config))["records"]
+_LEAVES = [None, True, 0, -1, 2.5, "", " ", "x", "\ud800", "2026-01-01", "a/b/0001-c", "x.md",
+           "approved", [], {}, ["\ud800"], [7], {"id": "\ud800"}, {"id": "a/b/0001-c"}]
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False)
+    | st.sampled_from([v for v in _LEAVES if isinstance(v, str)]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["id", "ref", "title", "every", "location", "name", "x"]), inner,
+        max_size=3),
+    max_leaves=8)
+_READABLE = index_contract.readable()
+_FITS_RECORD = fits(index_contract.record(), _READABLE["$defs"])
+
+
+def test_the_compiled_check_agrees_with_the_validator_at_every_key():
+    defs = _READABLE["$defs"]
+    for key in sorted({k for r in _RECORDS for k in r} | {"unknown"}):
+        for value in _LEAVES:
+            data = {**_RECORDS[0], key: value}
+            expected = problem(data, index_contract.record(), "record", defs) is None
+            assert _FITS_RECORD(data) is expected, (key, value)
+
+
+@settings(max_examples=400, deadline=None)
+@given(number=st.integers(0, len(_RECORDS) - 1),
+       key=st.sampled_from(sorted({k for r in _RECORDS for k in r} | {"unknown"})),
+       value=_JSON)
+def test_the_compiled_check_agrees_with_the_validator(number: int, key: str, value: Any):
+    data = {**_RECORDS[number], key: value}
+    expected = problem(data, index_contract.record(), "record", _READABLE["$defs"]) is None
+    assert _FITS_RECORD(data) is expected, (key, value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tool=st.sampled_from(list(contract.TOOLS)), value=_JSON)
+def test_the_compiled_check_agrees_on_tool_arguments(tool: str, value: Any):
+    schema = contract.input_schema(tool)
+    assert fits(schema)(value) is (problem(value, schema, tool) is None), value

@@ -27,7 +27,7 @@ from site_builder.archive.origins import Source
 from site_builder.archive.records import FILE_NAME, Record
 from site_builder.archive.schedule import add_interval, parse_every
 from site_builder.config import DEFAULT_STATUSES, FieldDef, SiteConfig, Status
-from site_builder.validate import Schema, problem
+from site_builder.validate import Schema, fits, problem
 
 # ---- paths inside the site ------------------------------------------------------------------
 
@@ -90,10 +90,14 @@ _DEFS = _READABLE["$defs"]
 _RECORD = index_contract.record()
 
 
+_FITS = {id(schema): fits(schema, _DEFS) for schema in (_READABLE, _RECORD)}
+
+
 def _checked(value: Any, schema: Schema, where: str) -> None:
-    found = problem(value, schema, where, _DEFS)
-    if found is not None:
-        raise PublishedError(found.rstrip("."))
+    """Raise PublishedError with the validator's sentence when `value` does not fit."""
+    if not _FITS[id(schema)](value):
+        raise PublishedError((problem(value, schema, where, _DEFS) or
+                              f"{where} does not fit its declaration").rstrip("."))
 
 
 def _field(data: dict[str, Any]) -> FieldDef:
