@@ -8,12 +8,14 @@ what its initializer builds from small, picklable arguments; the items carry the
 
 from __future__ import annotations
 
+import itertools
 import math
 import multiprocessing
 import multiprocessing.spawn
 import os
+from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -26,6 +28,10 @@ R = TypeVar("R")
 # here (cmark-gfm, sanitising and Pygments), so 2 MB is half a second of this process's time.
 PARALLEL_FROM = 200
 PARALLEL_WEIGHT = 2_000_000
+# Batches each worker may have done or in hand before the caller takes their results: the
+# workers render faster than pages are written, and every result not yet taken is held in
+# this process (at 10,000 records, all of them: 170 MB of HTML).
+IN_FLIGHT = 3
 
 
 class WorkersFailed(Exception):
@@ -85,14 +91,28 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
                                    initializer=_initialise, initargs=(arguments, initializer))
     except OSError as error:
         raise WorkersFailed(_failed(error, started=False)) from None
-    try:
-        results = pool.map(_run, batches)  # submits every batch now
+    waiting = iter(batches)
+    try:  # the first batches now, so the workers start at once
+        submitted = deque(pool.submit(_run, batch)
+                          for batch in itertools.islice(waiting, jobs * IN_FLIGHT))
     except BaseException as error:
         pool.shutdown(wait=False, cancel_futures=True)
         if isinstance(error, (OSError, BrokenExecutor)):
             raise WorkersFailed(_failed(error, started=False)) from None
         raise
-    return Results((item for batch in results for item in batch), pool)
+    return Results(_in_order(pool, submitted, waiting), pool)
+
+
+def _in_order(pool: ProcessPoolExecutor, submitted: deque[Future[list[Any]]],
+              waiting: Iterator[tuple[Callable[[Any], Any], list[Any]]]) -> Iterator[Any]:
+    """The items of each batch's result in turn, submitting one more batch for each batch
+    taken: the workers stay IN_FLIGHT batches ahead of the caller, never further."""
+    while submitted:
+        done = submitted.popleft().result()
+        batch = next(waiting, None)
+        if batch is not None:
+            submitted.append(pool.submit(_run, batch))
+        yield from done
 
 
 def _failed(error: BaseException, started: bool) -> str:
