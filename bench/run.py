@@ -17,6 +17,7 @@ SPEC §8's targets, ask the search question set through MCP and the site
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from pathlib import Path
 
@@ -167,6 +168,7 @@ def measure_http_load(args: argparse.Namespace, root: Path, ids: list[str],
 def measure_search(archive: corpus.Corpus, folder: Path, results: Results) -> None:
     """The question set through MCP and the site, and the site's first query on the corpus."""
     say("asking the search question set through MCP and the site")
+    shutil.rmtree(folder, ignore_errors=True)  # the copies an earlier run left there
     folder.mkdir(parents=True, exist_ok=True)
     try:
         for path, found in search_quality.measure(folder).items():
