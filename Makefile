@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-site
 TOOLS  := $(VENV)/.installed-test
-N      ?= 10000
+N      ?= 100,1000,10000
 # The MCP Inspector's CLI, from npm, for the tests that drive the HTTP server with it.
 INSPECTOR_VERSION := 2.12.0
 INSPECTOR := $(VENV)/inspector/node_modules/.bin/mcp-inspector
@@ -31,7 +31,7 @@ help:
 	@echo "make serve   live preview of example-site on http://127.0.0.1:8000/"
 	@echo "make test    lint and run every test (installs what the tests need)"
 	@echo "make check   validate example-site with site-builder check --strict"
-	@echo "make bench   speed and memory against Hugo and MkDocs (N=$(N) records)"
+	@echo "make bench   speed and memory against Hugo and MkDocs (at N=$(N) records)"
 	@echo "make mermaid fetch the pinned Mermaid release from npm into theme/mermaid/ (checks its SHA-256s)"
 
 $(BIN)/python:
@@ -80,7 +80,7 @@ test: $(TOOLS) system-deps $(INSPECTOR) lint
 	$(BIN)/python -m pytest -n 2 tests
 
 bench: $(TOOLS)
-	$(BIN)/python bench/run.py --records $(N)
+	$(BIN)/python bench/run.py --sizes $(N)
 
 mermaid:
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \

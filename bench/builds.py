@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -103,8 +104,6 @@ def _log(text: str) -> None:
     print(f"bench: {text}", flush=True)
 
 
-
-
 def _limit(tool: Tool, samples: _Samples) -> float | None:
     ours = samples.seconds.get(f"build.{SITE_BUILDER}")
     if tool.limit is None or not ours:
@@ -158,3 +157,39 @@ def _rebuilds(corpus: Corpus, edited: Path, round_number: int, samples: _Samples
     samples.add("rebuild.one-edited", one)
     _log(f"rebuilds: nothing changed {unchanged.seconds:.2f} s, "
          f"one record edited {one.seconds:.2f} s")
+
+
+def trim_file_system() -> str:
+    """Put the file system in the state that made site-builder's ratio to Hugo worst
+    (RESULTS.md): unused blocks discarded (`fstrim /`) and the page, dentry and inode caches
+    dropped. Returns "" when done, else why it could not be (not root, no fstrim)."""
+    subprocess.run(["sync"], check=False)
+    try:
+        trimmed = subprocess.run(["fstrim", "/"], capture_output=True, text=True, check=False)
+    except OSError as error:
+        return f"fstrim cannot run: {error.strerror or error}"
+    if trimmed.returncode != 0:
+        return f"fstrim / failed: {trimmed.stderr.strip()[-200:]}"
+    try:
+        Path("/proc/sys/vm/drop_caches").write_text("3\n", encoding="ascii")
+    except OSError as error:
+        return f"cannot drop the page cache: {error.strerror or error}"
+    return ""
+
+
+def measure_trimmed(tools: list[Tool], results: Results) -> None:
+    """One cold build of each tool, each right after `trim_file_system()`: stored as
+    `trimmed.<tool>`, or as skipped when the file system cannot be trimmed here."""
+    samples = _Samples()
+    for tool in tools:
+        tool.clean()
+        why = trim_file_system()
+        if why:
+            results.skipped["builds after fstrim"] = why
+            return
+        outcome = measure.checked(
+            measure.run(tool.command, cwd=tool.cwd, env=tool.env, limit=tool.limit),
+            f"{tool.name} build")
+        samples.add(f"trimmed.{tool.name}", outcome)
+        _log(f"after fstrim and dropped caches: {tool.name} build {outcome.seconds:.2f} s")
+    samples.store(results)

@@ -83,6 +83,49 @@ def side_by_side(results: Results) -> list[str]:
     return _table(header, rows)
 
 
+def _change(trimmed: float | None, normal: float | None) -> str:
+    if trimmed is None or not normal:
+        return "–"
+    return f"{(trimmed / normal - 1) * 100:+.0f}%"
+
+
+def every_size(results: Results) -> list[str]:
+    """Cold full builds at each corpus size of the run, site-builder beside Hugo (and
+    MkDocs where it ran), then the same builds right after fstrim with the caches dropped."""
+    if len(results.by_size) < 2:
+        return []
+    header = ("records", "site-builder wall", "Hugo wall", "÷ Hugo", "site-builder CPU",
+              "Hugo CPU", "÷ Hugo (CPU)", "site-builder peak memory", "MkDocs wall")
+    rows = []
+    for kind, label in (("build", ""), ("trimmed", ", after fstrim + dropped caches")):
+        for size, at in sorted(results.by_size.items()):
+            ours, hugo = (at.seconds.get(f"{kind}.{tool}") for tool in (SITE_BUILDER, HUGO))
+            if ours is None:
+                continue
+            cpu, hugo_cpu = (at.cpu_seconds.get(f"{kind}.{tool}") for tool in (SITE_BUILDER, HUGO))
+            mkdocs = at.seconds.get(f"{kind}.{MKDOCS}")
+            rows.append((f"{size:,}{label}", _cell(ours), _cell(hugo), _ratio_cell(ours, hugo),
+                         _cell(cpu), _cell(hugo_cpu), _ratio_cell(cpu, hugo_cpu),
+                         _cell(at.memory.get(f"{kind}.{SITE_BUILDER}"), "b"), _cell(mkdocs)))
+    lines = ["## Full builds at every size", "",
+             f"{results.runs} interleaved round{'' if results.runs == 1 else 's'} at each size "
+             "(site-builder, Hugo and MkDocs "
+             "take turns going first); then one more build of each, each right after "
+             "`fstrim /` and dropping the page cache, the state that made the ratio worst.", "",
+             *_table(header, rows), ""]
+    changes = []
+    for size, at in sorted(results.by_size.items()):
+        normal = ratio(at.seconds.get(f"build.{SITE_BUILDER}"), at.seconds.get(f"build.{HUGO}"))
+        trimmed = ratio(at.seconds.get(f"trimmed.{SITE_BUILDER}"),
+                        at.seconds.get(f"trimmed.{HUGO}"))
+        if trimmed is not None:
+            changes.append(f"{size:,} records {_change(trimmed, normal)}")
+    if changes:
+        lines += ["By how much the trimmed state changes the wall-time ratio to Hugo: "
+                  + ", ".join(changes) + ".", ""]
+    return lines
+
+
 def latencies(results: Results) -> list[str]:
     """serve and MCP: p50, p95 and the number of samples of each measurement."""
     rows = []
@@ -130,15 +173,20 @@ def search_quality(results: Results) -> list[str]:
 def render(results: Results, verdicts: Sequence[Verdict]) -> str:
     """The whole report as Markdown."""
     info = machine()
+    sizes = sorted(results.by_size) or [results.records]
+    command = COMMAND.format(n=",".join(str(size) for size in sizes))
     lines = [
         "# Benchmark results", "",
-        f"`{COMMAND.format(n=results.records)}` on {dt.date.today().isoformat()}: "
-        f"{results.records:,} records from `bench/make_corpus.py`, {results.runs} interleaved "
-        "runs per build (median ±half the min–max range).", "",
+        f"`{command}` on {dt.date.today().isoformat()}: "
+        + ", ".join(f"{size:,}" for size in sizes)
+        + f" records from `bench/make_corpus.py`, {results.runs} interleaved "
+        "runs per build (median ±half the min–max range); the services below were measured "
+        f"at {results.records:,}.", "",
         f"Machine: {info['cores']} cores ({info['cpu']}), {info['memory']} memory, "
         f"{info['os']}, Python {info['python']}.",
         "Tools: " + ", ".join(f"{v}" for v in results.versions.values()) + ".", "",
-        "## Builds", "",
+        *every_size(results),
+        f"## Builds at {results.records:,} records", "",
         *side_by_side(results), "",
     ]
     if MKDOCS in results.limits:

@@ -1,11 +1,14 @@
 """`make bench`: site-builder's speed and memory side by side with Hugo and MkDocs.
 
-    python bench/run.py --records 10000      # what `make bench` runs
-    python bench/run.py --records 1000       # a quick look (`make bench N=1000`)
+    python bench/run.py --sizes 100,1000,10000   # what `make bench` runs
+    python bench/run.py --sizes 1000             # a quick look (`make bench N=1000`)
 
 Steps: install the competitors when missing (Hugo from Debian's package, MkDocs with pip),
-write the corpus with make_corpus.py, convert it into a Hugo site and a MkDocs site, time the
-builds (interleaved), site-builder's rebuilds, `serve`, and the MCP server in both modes; judge
+then at each size: write the corpus with make_corpus.py, convert it into a Hugo site and a
+MkDocs site (MkDocs up to --mkdocs-up-to records: its build grows quadratically), time the
+builds (interleaved) and site-builder's rebuilds, and one more build of each right after
+`fstrim /` with the caches dropped. At the largest size: `serve` and the MCP server in both
+modes; judge
 SPEC §8's targets, ask the search question set through MCP and the site
 (bench/search_quality.py), profile what missed, print the report and write it to RESULTS.md
 (for the default 10,000 records; other sizes go to bench/work/RESULTS-<N>.md).
@@ -14,6 +17,7 @@ SPEC §8's targets, ask the search question set through MCP and the site
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from pathlib import Path
 
@@ -40,13 +44,31 @@ from bench.results import HUGO, MKDOCS, SITE_BUILDER, Results  # noqa: E402
 from bench.stats import Summary  # noqa: E402
 from bench.targets import judge  # noqa: E402
 
-DEFAULT_RECORDS = 10_000
+DEFAULT_SIZES = (100, 1_000, 10_000)
+DEFAULT_RECORDS = DEFAULT_SIZES[-1]
+MKDOCS_UP_TO = DEFAULT_RECORDS
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(sorted({int(part.replace("_", "")) for part in text.split(",") if part}))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of record counts: {text}") from None
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError("record counts must be 1 or more")
+    return sizes
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--records", type=int, default=DEFAULT_RECORDS,
-                        help="corpus size (default 10,000, SPEC §8's)")
+    parser.add_argument("--sizes", type=_sizes, default=DEFAULT_SIZES, metavar="N,N,…",
+                        help="corpus sizes, timed in one run (default 100,1000,10000: "
+                        "SPEC §8's); the services are measured at the largest")
+    parser.add_argument("--records", type=int, help="one corpus size (as --sizes N)")
+    parser.add_argument("--mkdocs-up-to", type=int, default=MKDOCS_UP_TO, metavar="N",
+                        help="time MkDocs at sizes up to N records (default 10,000, where "
+                        "one build is stopped at --mkdocs-limit: enough to decide the 10× "
+                        "target; 1,000 saves those minutes)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each build (default 3)")
     parser.add_argument("--calls", type=int, default=50,
                         help="timed MCP calls of each kind (default 50)")
@@ -78,7 +100,7 @@ def say(text: str) -> None:
 
 
 def competitors(args: argparse.Namespace, archive: corpus.Corpus, folder: Path,
-                results: Results) -> list[builds.Tool]:
+                results: Results, mkdocs: bool = True) -> list[builds.Tool]:
     """The tools whose builds are timed: site-builder (when `build` exists), Hugo, MkDocs."""
     tools = []
     if sb.has("build"):
@@ -94,7 +116,7 @@ def competitors(args: argparse.Namespace, archive: corpus.Corpus, folder: Path,
             results.versions[HUGO] = hugo_site.version(hugo)
         else:
             results.skipped["Hugo"] = why
-    if not args.no_mkdocs:
+    if mkdocs and not args.no_mkdocs:
         ok, why = mkdocs_site.ensure_installed(sys.executable)
         if ok:
             site = mkdocs_site.write_site(archive, folder / "mkdocs")
@@ -146,6 +168,7 @@ def measure_http_load(args: argparse.Namespace, root: Path, ids: list[str],
 def measure_search(archive: corpus.Corpus, folder: Path, results: Results) -> None:
     """The question set through MCP and the site, and the site's first query on the corpus."""
     say("asking the search question set through MCP and the site")
+    shutil.rmtree(folder, ignore_errors=True)  # the copies an earlier run left there
     folder.mkdir(parents=True, exist_ok=True)
     try:
         for path, found in search_quality.measure(folder).items():
@@ -192,26 +215,47 @@ def profile_misses(archive: corpus.Corpus, folder: Path, results: Results) -> No
         results.profiles[f"profile '{kind}' ({'; '.join(missed)})"] = text
 
 
+def measure_size(args: argparse.Namespace, work: Path, records: int,
+                 ) -> tuple[corpus.Corpus, Path, Results]:
+    """The builds at one corpus size: interleaved rounds, rebuilds, then the trimmed pair."""
+    folder = work / f"run-{records}"
+    folder.mkdir(parents=True, exist_ok=True)
+    say(f"writing the {records:,}-record corpus (reused when unchanged)")
+    pristine = corpus.pristine(work, records)
+    archive = corpus.working_copy(pristine, folder / "archive")
+    results = Results(records=records, runs=args.runs)
+    tools = competitors(args, archive, folder, results, mkdocs=records <= args.mkdocs_up_to)
+    if records > args.mkdocs_up_to and not args.no_mkdocs:
+        results.skipped["MkDocs"] = (f"timed up to {args.mkdocs_up_to:,} records only "
+                                     "(--mkdocs-up-to): its build grows quadratically")
+    say(f"timing builds of {records:,} records: " + ", ".join(t.name for t in tools))
+    builds.measure_builds(tools, archive, args.runs, results)
+    say(f"timing builds of {records:,} records right after fstrim and dropped caches")
+    builds.measure_trimmed([t for t in tools if t.name != MKDOCS], results)
+    return archive, folder, results
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    sizes = (args.records,) if args.records else args.sizes
     work = args.work.resolve()
-    folder = work / f"run-{args.records}"
-    folder.mkdir(parents=True, exist_ok=True)
-    say(f"writing the {args.records:,}-record corpus (reused when unchanged)")
-    pristine = corpus.pristine(work, args.records)
-    archive = corpus.working_copy(pristine, folder / "archive")
-    results = Results(records=args.records, runs=args.runs)
-    tools = competitors(args, archive, folder, results)
-    say("timing builds: " + ", ".join(t.name for t in tools))
-    builds.measure_builds(tools, archive, args.runs, results)
+    say(sb.prepare())
+    by_size: dict[int, Results] = {}
+    for records in sizes:
+        archive, folder, by_size[records] = measure_size(args, work, records)
+    results = by_size[sizes[-1]]
+    results.by_size = by_size
+    for at in by_size.values():
+        for name, why in at.skipped.items():
+            results.skipped.setdefault(name, why)
     measure_site_builder_services(args, archive, results)
     measure_search(archive, folder / "search", results)
     if not args.no_profile:
         profile_misses(archive, folder / "profiles", results)
     text = reporting.render(results, judge(results))
     print(text)
-    target = args.results or (HERE / "RESULTS.md" if args.records == DEFAULT_RECORDS
-                              else work / f"RESULTS-{args.records}.md")
+    target = args.results or (HERE / "RESULTS.md" if sizes[-1] == DEFAULT_RECORDS
+                              else work / f"RESULTS-{sizes[-1]}.md")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
     say(f"report written to {target}")

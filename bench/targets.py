@@ -102,8 +102,20 @@ def _peak_build_memory(results: Results) -> float | None:
     return summary.high if summary and summary.n else None
 
 
+def _with_mkdocs(results: Results) -> Results:
+    """The figures of the largest size MkDocs was timed at (the run's own when none)."""
+    for size in sorted(results.by_size, reverse=True):
+        if f"build.{MKDOCS}" in results.by_size[size].seconds:
+            return results.by_size[size]
+    return results
+
+
+def _vs_mkdocs(results: Results) -> float | None:
+    return _ratio(f"build.{MKDOCS}", f"build.{SITE_BUILDER}")(_with_mkdocs(results))
+
+
 def _mkdocs_cut_off(results: Results) -> bool:
-    summary = results.seconds.get(f"build.{MKDOCS}")
+    summary = _with_mkdocs(results).seconds.get(f"build.{MKDOCS}")
     return bool(summary and summary.is_lower_bound)
 
 
@@ -125,11 +137,41 @@ def _first_query_bytes(results: Results) -> float | None:
     return results.first_query[1] if results.first_query else None
 
 
+# SPEC §8: the cold full build at every size is at most Hugo's wall time (aim: 0.75×).
+HUGO_RATIO = 1.0
+
+
+def _ratio_at(size: int, kind: str) -> Callable[[Results], float | None]:
+    def figure(results: Results) -> float | None:
+        at = results.by_size.get(size)
+        return _ratio(f"{kind}.{SITE_BUILDER}", f"{kind}.{HUGO}")(at) if at else None
+    return figure
+
+
+def size_targets(results: Results) -> list[Target]:
+    """The build-against-Hugo target at each corpus size of the run, cold as the bench
+    leaves the machine and right after fstrim with the caches dropped (the worst state)."""
+    if not results.by_size:
+        return [Target("build-vs-hugo", "full build ≤ 1.0× Hugo's wall time", HUGO_RATIO,
+                       _ratio(f"build.{SITE_BUILDER}", f"build.{HUGO}"), _times,
+                       profile="build")]
+    targets = []
+    for size in sorted(results.by_size):
+        targets.append(Target(
+            f"build-vs-hugo-{size}", f"full build, {size:,} records ≤ 1.0× Hugo's wall time",
+            HUGO_RATIO, _ratio_at(size, "build"), _times, profile="build"))
+    for size in sorted(results.by_size):
+        if f"trimmed.{SITE_BUILDER}" in results.by_size[size].seconds:
+            targets.append(Target(
+                f"trimmed-vs-hugo-{size}",
+                f"full build after fstrim + dropped caches, {size:,} records ≤ 1.0× Hugo's",
+                HUGO_RATIO, _ratio_at(size, "trimmed"), _times, profile="build"))
+    return targets
+
+
 TARGETS = (
-    Target("build-vs-hugo", "full build ≤ 1.5× Hugo's wall time", 1.5,
-           _ratio(f"build.{SITE_BUILDER}", f"build.{HUGO}"), _times, profile="build"),
-    Target("build-vs-mkdocs", "full build ≥ 10× faster than MkDocs", 10.0,
-           _ratio(f"build.{MKDOCS}", f"build.{SITE_BUILDER}"), _times, at_least=True,
+    Target("build-vs-mkdocs", "full build ≥ 10× faster than MkDocs (largest size it ran at)",
+           10.0, _vs_mkdocs, _times, at_least=True,
            lower_bound=_mkdocs_cut_off, profile="build"),
     Target("rebuild-unchanged", "rebuild, nothing changed ≤ 10% of Hugo's full build", 0.10,
            _ratio("rebuild.unchanged", f"build.{HUGO}"), _percent, profile="rebuild"),
@@ -158,7 +200,7 @@ TARGETS = (
 def judge(results: Results) -> list[Verdict]:
     """Every target with the figure this run measured for it (None when not measured)."""
     return [Verdict(target, target.figure(results), target.lower_bound(results))
-            for target in TARGETS]
+            for target in (*size_targets(results), *TARGETS)]
 
 
 def format_value(verdict: Verdict) -> str:

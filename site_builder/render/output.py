@@ -26,6 +26,7 @@ from pathlib import Path
 from types import TracebackType
 
 from site_builder.render.journal import Commit, JournalError, recover, siblings
+from site_builder.render.staging import Stager, StagingFailed
 
 
 class OutputError(Exception):
@@ -57,7 +58,7 @@ class Output:
         self.changed = 0
         self.unchanged = 0
         self.removed = 0
-        self._folders: set[str] = set()
+        self._stager = Stager(self.stage)
         self._staged: list[str] = []
         self._committed = False
         # No previous output to compare with (a first or cold build): nothing is unchanged.
@@ -108,10 +109,12 @@ class Output:
         if not self._fresh and _same_bytes(self.target / rel, content):
             self.unchanged += 1
             return
+        self._staged.append(rel)
+        self.changed += 1
         try:
-            write_file(self._stage(rel), content)
-        except OSError as error:
-            raise self._refused(error, rel) from None
+            self._stager.write(rel, content)  # created on the staging thread
+        except StagingFailed as failed:
+            raise self._refused(failed.error, failed.rel) from None
 
     def _write_chunks(self, rel: str, chunks: Iterable[bytes]) -> None:
         self._claim(rel)
@@ -167,18 +170,14 @@ class Output:
         self.written.add(rel)
 
     def _stage(self, rel: str) -> Path:
-        """The staged path of a changed file, its folder created."""
+        """The staged path of a changed file written in this thread, its folder created
+        (after every file handed to the staging thread)."""
         self._staged.append(rel)
         self.changed += 1
-        folder = posixpath.dirname(rel)
-        if folder and folder not in self._folders:
-            try:
-                (self.stage / folder).mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise self._refused(error, folder) from None
-            while folder and folder not in self._folders:
-                self._folders.add(folder)
-                folder = posixpath.dirname(folder)
+        try:
+            self._stager.make_folder(posixpath.dirname(rel))
+        except StagingFailed as failed:
+            raise self._refused(failed.error, failed.rel) from None
         return self.stage / rel
 
     # ---- finishing --------------------------------------------------------------------------
@@ -190,6 +189,12 @@ class Output:
         output is the previous one."""
         if self._committed:
             return
+        try:
+            self._stager.flush()
+        except StagingFailed as failed:
+            raise self._refused(failed.error, failed.rel) from None
+        finally:
+            self._stager.close()
         if self._fresh:
             try:
                 os.rename(self.stage, self.target)
@@ -238,24 +243,8 @@ class Output:
 
     def discard(self) -> None:
         """Remove the staging folder; the output folder is left as it was."""
+        self._stager.close(drop=True)
         shutil.rmtree(self.stage, ignore_errors=True)
-
-
-def write_file(path: Path, content: bytes) -> None:
-    """Create or replace the file `path` with `content`.
-
-    With the os module's calls rather than `Path.write_bytes`: a build writes tens of
-    thousands of files, and a Python file object costs three more system calls each
-    (terminal check, seek, stat) that a whole file written at once never needs.
-    """
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0),
-                 0o666)
-    try:
-        view = memoryview(content)
-        while view:
-            view = view[os.write(fd, view):]
-    finally:
-        os.close(fd)
 
 
 def _same_bytes(path: Path, content: bytes) -> bool:

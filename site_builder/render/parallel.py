@@ -8,23 +8,30 @@ what its initializer builds from small, picklable arguments; the items carry the
 
 from __future__ import annotations
 
+import itertools
 import math
 import multiprocessing
 import multiprocessing.spawn
 import os
+from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 # Below this many items, or this much work (in the units of `weight`: characters of
-# Markdown for bodies), starting worker processes (a third of a second each, to import the
-# renderer, Pygments and nh3) costs more than it saves: cmark-gfm renders about 10 MB of
-# Markdown a second here, sanitising and highlighting included.
+# Markdown for bodies), starting worker processes costs more than it saves. A worker takes
+# about 0.3 s of CPU to start (an interpreter, the renderer, Pygments and nh3), on the other
+# core while this process loads and writes; rendering runs at about 4 MB of Markdown a second
+# here (cmark-gfm, sanitising and Pygments), so 2 MB is half a second of this process's time.
 PARALLEL_FROM = 200
-PARALLEL_WEIGHT = 6_000_000
+PARALLEL_WEIGHT = 2_000_000
+# Batches each worker may have done or in hand before the caller takes their results: the
+# workers render faster than pages are written, and every result not yet taken is held in
+# this process (at 10,000 records, all of them: 170 MB of HTML).
+IN_FLIGHT = 3
 
 
 class WorkersFailed(Exception):
@@ -72,18 +79,40 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
         raise WorkersFailed(_failed(OSError(f"{executable} is not an executable"),
                                     started=False))
     try:  # the pool starts a resource tracker process at once, the workers on submit
+        # The initializer's arguments (the link table: 100 KB at 1,000 records) reach each
+        # worker through a queue, not with the spawn's start-up data: that goes down a pipe
+        # the new interpreter reads only once it has started, so anything beyond the pipe's
+        # 64 KB held this process up for the whole start of each worker, one after the other.
+        arguments = context.Queue()
+        arguments.cancel_join_thread()  # copies no worker took must not hold up the exit
+        for _ in range(jobs):
+            arguments.put(initargs)
         pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                   initializer=initializer, initargs=initargs)
+                                   initializer=_initialise, initargs=(arguments, initializer))
     except OSError as error:
         raise WorkersFailed(_failed(error, started=False)) from None
-    try:
-        results = pool.map(_run, batches)  # submits every batch now
+    waiting = iter(batches)
+    try:  # the first batches now, so the workers start at once
+        submitted = deque(pool.submit(_run, batch)
+                          for batch in itertools.islice(waiting, jobs * IN_FLIGHT))
     except BaseException as error:
         pool.shutdown(wait=False, cancel_futures=True)
         if isinstance(error, (OSError, BrokenExecutor)):
             raise WorkersFailed(_failed(error, started=False)) from None
         raise
-    return Results((item for batch in results for item in batch), pool)
+    return Results(_in_order(pool, submitted, waiting), pool)
+
+
+def _in_order(pool: ProcessPoolExecutor, submitted: deque[Future[list[Any]]],
+              waiting: Iterator[tuple[Callable[[Any], Any], list[Any]]]) -> Iterator[Any]:
+    """The items of each batch's result in turn, submitting one more batch for each batch
+    taken: the workers stay IN_FLIGHT batches ahead of the caller, never further."""
+    while submitted:
+        done = submitted.popleft().result()
+        batch = next(waiting, None)
+        if batch is not None:
+            submitted.append(pool.submit(_run, batch))
+        yield from done
 
 
 def _failed(error: BaseException, started: bool) -> str:
@@ -131,6 +160,13 @@ class Results(Iterator[R]):
         if self._pool is not None:
             self._pool.shutdown(wait=wait, cancel_futures=True)
             self._pool = None
+
+
+def _initialise(arguments: Any, initializer: Callable[..., None] | None) -> None:
+    """A worker's start: take one copy of the initializer's arguments and run it."""
+    initargs = arguments.get()
+    if initializer is not None:
+        initializer(*initargs)
 
 
 def _run(batch: tuple[Callable[[Any], Any], list[Any]]) -> list[Any]:

@@ -68,14 +68,19 @@ def _touch(path: str) -> str:
 @pytest.mark.usefixtures("small_batches_in_parallel")
 def test_workers_start_before_the_first_result_is_asked_for(tmp_path) -> None:
     paths = [str(tmp_path / f"{n}.txt") for n in range(20)]
+    # The first IN_FLIGHT batches of each worker go out at once (a batch holds 1 item or
+    # more); the others follow as results are taken.
+    ahead = paths[:2 * parallel.IN_FLIGHT]
     results = process_map(_touch, paths, jobs=2)
     try:
         deadline = time.monotonic() + 60
-        while not all(os.path.exists(p) for p in paths) and time.monotonic() < deadline:
+        while not all(os.path.exists(p) for p in ahead) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert all(os.path.exists(p) for p in paths)
+        assert all(os.path.exists(p) for p in ahead)
+        assert list(results) == paths
     finally:
         results.close()
+    assert all(os.path.exists(p) for p in paths)
     assert list(results) == []  # closed: nothing more comes
 
 
