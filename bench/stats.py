@@ -100,9 +100,11 @@ def format_seconds(seconds: float) -> str:
 
 
 def format_bytes(size: float) -> str:
-    """A memory size in MB (10⁶ bytes) or GB: `312 MB`, `2.41 GB`."""
+    """A size in KB (10³ bytes), MB or GB: `236 KB`, `312 MB`, `2.41 GB`."""
     if size >= 1e9:
         return f"{size / 1e9:.2f} GB"
+    if size < 1e6:
+        return f"{size / 1e3:.0f} KB"
     return f"{size / 1e6:.0f} MB"
 
 

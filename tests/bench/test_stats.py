@@ -74,6 +74,7 @@ def test_units_read_naturally():
     assert format_seconds(312.4) == "312 s"
     assert format_bytes(312e6) == "312 MB"
     assert format_bytes(2.41e9) == "2.41 GB"
+    assert format_bytes(236_000) == "236 KB"  # the site's first query, not "0 MB"
 
 
 def _results(**seconds: list[float]) -> Results:
