@@ -38,9 +38,6 @@ from bench.mcp_client import McpClient  # noqa: E402
 QUESTIONS = REPO / "tests" / "fixtures" / "search-questions.json"
 ARCHIVES = {"example-site": REPO / "example-site",
             "govuk-aws": REPO / "tests" / "fixtures" / "govuk-aws"}
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 TOP = 3
 # A question an agent or a person might type on the benchmark corpus.
 FIRST_QUERY = "how do we handle kafka retry policies"
@@ -113,11 +110,13 @@ def site_answers(page: Any, url: str, asked: Sequence[Question]) -> list[list[st
 
 @contextmanager
 def chromium_page() -> Iterator[Any]:
-    """A headless Chromium page (Debian's chromium, driven by Playwright)."""
+    """A headless Chromium page (the one on PATH, else Playwright's), driven by Playwright."""
     from playwright.sync_api import sync_playwright
 
+    from bench.browser import launch
+
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch(playwright)
         try:
             yield browser.new_page()
         finally:

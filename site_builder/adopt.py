@@ -12,16 +12,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from site_builder.archive.formats import auto, is_record_name
-from site_builder.config import CONFIG_FILE
+from site_builder.config import CONFIG_FILE, read_yaml_mapping
 from site_builder.scaffold import ScaffoldError, scaffold_files
+from site_builder.sources.git import GitError, run_git
 
 CANDIDATES = ("doc/adr", "docs/adr", "docs/decisions", "docs/architecture/decisions")
 _SECTION_MARK = "<!-- site-builder: decision records -->"
@@ -81,12 +79,10 @@ def guess_format(folder: Path) -> tuple[str, str]:
 
 
 def _log4brains(repo: Path, found: dict[str, Folder]) -> None:
-    config = repo / ".log4brains.yml"
-    try:
-        data = yaml.safe_load(config.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError, UnicodeDecodeError):
-        return
-    project = data.get("project") if isinstance(data, dict) else None
+    # Read as every YAML file is (regular file, size cap, no alias bombs): the repository
+    # is somebody else's. Anything unusable reads as {}.
+    data, _ = read_yaml_mapping(repo / ".log4brains.yml")
+    project = data.get("project")
     if not isinstance(project, dict):
         return
     entries = [(project.get("name") or repo.name, project.get("adrFolder"))]
@@ -129,12 +125,11 @@ def find_folders(repo: Path) -> list[Folder]:
 
 
 def _git(repo: Path, *args: str) -> str | None:
+    """git's answer in `repo`, or None when git fails, is missing or takes over 10 s."""
     try:
-        result = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True,
-                                timeout=10, check=False, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired):
+        return run_git(*args, cwd=repo, timeout=10)
+    except GitError:
         return None
-    return result.stdout.strip() if result.returncode == 0 else None
 
 
 def edit_url(repo: Path) -> str | None:

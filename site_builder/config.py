@@ -76,17 +76,17 @@ class _Checker:
             self.error(f"unknown key '{name}' in {where}{extra}", *path, str(name))
 
 
-def read_yaml_mapping(path: Path, root: Path | None = None) -> tuple[dict[str, Any], _Checker]:
+def read_yaml_mapping(path: Path) -> tuple[dict[str, Any], _Checker]:
     """Read a YAML file that must hold a mapping (an empty file is an empty one).
 
-    The file is read only when it is a regular file that resolves inside `root` (default:
-    its own folder), so a `site.yml` or `_project.yml` that is a symlink to a file of the
+    The file is read only when it is a regular file that resolves inside its own folder,
+    so a `site.yml` or `_project.yml` that is a symlink to a file of the
     machine, a FIFO or a device is an error at the file, never read.
     Returns the mapping ({} when unusable) and a checker holding the problems found so far.
     """
     checker = _Checker(path)
     try:
-        raw = read_regular(path, MAX_RECORD_BYTES, root=path.parent if root is None else root)
+        raw = read_regular(path, MAX_RECORD_BYTES, root=path.parent)
         text = raw.decode("utf-8")
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")

@@ -352,6 +352,10 @@ def input_schema(tool: str) -> Schema:
     return schema
 
 
+# Every tool's inputSchema, made once: tools/list and each call's check read them.
+INPUTS: dict[str, Schema] = {name: input_schema(name) for name in TOOLS}
+
+
 def checked(tool: str, given: Any) -> dict[str, Any]:
     """`given` checked against the tool's parameters, whole-number floats (20.0, as some
     clients send them) made ints. Raises ArgumentError with one sentence naming the fault."""
@@ -363,7 +367,7 @@ def checked(tool: str, given: Any) -> dict[str, Any]:
     kinds = {p.name: p.kind for p in TOOLS[tool]}
     given = {name: int(value) if kinds.get(name) == "integer" and isinstance(value, float)
              and value.is_integer() else value for name, value in given.items()}
-    found = problem(given, input_schema(tool), tool)
+    found = problem(given, INPUTS[tool], tool)
     if found:
         raise ArgumentError(found)
     return given

@@ -14,8 +14,9 @@ from collections.abc import Iterable
 from typing import Protocol
 
 __all__ = [
-    "AGENTS", "ASSETS", "DECISIONS", "FEED", "HOME_PAGE", "LLMS", "LLMS_FULL",
-    "NOT_FOUND_PAGE", "RESERVED_FOLDERS", "SCHEMA", "SEARCH_DIR", "SEARCH_PAGE", "SITEMAP",
+    "AGENTS", "ASSETS", "DECISIONS", "FAVICON", "FEED", "HOME_PAGE", "LLMS", "LLMS_FULL",
+    "NOT_FOUND_PAGE", "PREVIEW_FOLDER", "RESERVED_FOLDERS", "ROBOTS", "SCHEMA", "SEARCH_DIR",
+    "SEARCH_PAGE", "SITEMAP",
     "TAGS_PAGE", "TIMELINE_PAGE", "pages_by_source", "project_page", "record_markdown",
     "record_page", "tag_page", "tag_slug", "url_path",
 ]
@@ -41,6 +42,8 @@ LLMS_FULL = "llms-full.txt"
 AGENTS = "AGENTS.md"
 FEED = "feed.xml"
 SITEMAP = "sitemap.xml"
+ROBOTS = "robots.txt"
+FAVICON = "favicon.svg"          # a theme file published at the root, unhashed
 
 # ---- folders the site itself takes ---------------------------------------------------------
 
@@ -50,6 +53,7 @@ TAGS_PAGE = "tags/index.html"
 TIMELINE_PAGE = "timeline/index.html"
 # A project of one of these names would collide with the site's own pages.
 RESERVED_FOLDERS = frozenset({ASSETS, TAGS_PAGE.split("/")[0], TIMELINE_PAGE.split("/")[0]})
+PREVIEW_FOLDER = "__site-builder__"   # `serve`'s own event stream and problems
 
 
 # ---- pages of the archive ------------------------------------------------------------------

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["Schema", "fits", "problem", "shown"]
+__all__ = ["Check", "Schema", "encodes", "fits", "problem", "shown"]
 
 Schema = dict[str, Any]
 
@@ -122,9 +122,7 @@ def _closest(found: list[str | None]) -> str:
 
 
 def _string_problem(value: str, schema: Schema, where: str) -> str | None:
-    try:  # JSON may escape half a surrogate pair, which no page, file or URL can hold
-        value.encode("utf-8")
-    except UnicodeEncodeError:
+    if not encodes(value):
         return f"{where} must be text, not {ascii(value)[:60]} (it holds a lone surrogate)."
     if len(value.strip()) < schema.get("minLength", 0):
         return f"{where} must not be empty."
@@ -245,10 +243,10 @@ class _Compiler:
         pattern = _pattern(schema["pattern"]) if "pattern" in schema else None
         if low or high is not None or pattern is not None:
             out.append(lambda v: not isinstance(v, str) or (
-                _encodes(v) and len(v.strip()) >= low and (high is None or len(v) <= high)
+                encodes(v) and len(v.strip()) >= low and (high is None or len(v) <= high)
                 and (pattern is None or pattern.search(v) is not None)))
         elif _may_be_text(schema):
-            out.append(lambda v: not isinstance(v, str) or _encodes(v))
+            out.append(lambda v: not isinstance(v, str) or encodes(v))
         minimum, maximum = schema.get("minimum"), schema.get("maximum")
         if minimum is not None or maximum is not None:
             out.append(lambda v: not isinstance(v, (int, float)) or isinstance(v, bool) or (
@@ -317,7 +315,9 @@ _ONE_TYPE: dict[str, Check] = {
 }
 
 
-def _encodes(text: str) -> bool:
+def encodes(text: str) -> bool:
+    """True when `text` is text UTF-8 can carry: no half of a surrogate pair, which JSON can
+    escape but no page, file or URL can hold."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

@@ -14,6 +14,8 @@ import math
 import re
 from typing import Any
 
+from site_builder.validate import encodes
+
 _DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 MAX_DEPTH = 16
 """How deeply a free-form value (a custom field) may nest lists and objects."""
@@ -38,10 +40,8 @@ def text(value: Any, where: str) -> str:
     """`value`, a string that UTF-8 can carry (no lone surrogates)."""
     if not isinstance(value, str):
         raise wrong(where, "a string", value)
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise PublishedError(f"{where} is not valid Unicode (it holds a lone surrogate)") from None
+    if not encodes(value):
+        raise PublishedError(f"{where} is not valid Unicode (it holds a lone surrogate)")
     return value
 
 

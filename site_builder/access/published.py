@@ -27,7 +27,7 @@ from site_builder.archive.origins import Source
 from site_builder.archive.records import FILE_NAME, Record
 from site_builder.archive.schedule import add_interval, parse_every
 from site_builder.config import DEFAULT_STATUSES, FieldDef, SiteConfig, Status
-from site_builder.validate import Schema, fits, problem
+from site_builder.validate import Check, Schema, fits, problem
 
 # ---- paths inside the site ------------------------------------------------------------------
 
@@ -90,12 +90,14 @@ _DEFS = _READABLE["$defs"]
 _RECORD = index_contract.record()
 
 
-_FITS = {id(schema): fits(schema, _DEFS) for schema in (_READABLE, _RECORD)}
+# The same rules compiled once; `problem` words the sentence when a value does not fit.
+_FITS_DOCUMENT = fits(_READABLE, _DEFS)
+_FITS_RECORD = fits(_RECORD, _DEFS)
 
 
-def _checked(value: Any, schema: Schema, where: str) -> None:
+def _checked(value: Any, schema: Schema, check: Check, where: str) -> None:
     """Raise PublishedError with the validator's sentence when `value` does not fit."""
-    if not _FITS[id(schema)](value):
+    if not check(value):
         raise PublishedError((problem(value, schema, where, _DEFS) or
                               f"{where} does not fit its declaration").rstrip("."))
 
@@ -143,7 +145,7 @@ def _record(data: Any, where: str, statuses: frozenset[str] | None) -> Record:
         raise shape.wrong(where, "an object", data)
     project, kind, slug, number = record_id(data.get("id"), data.get("ref"))
     where = f"{where} ({data['id']})"
-    _checked(data, _RECORD, where)
+    _checked(data, _RECORD, _FITS_RECORD, where)
     md = site_path(data["md"], f"{where}.md") if data.get("md") else f"{data['id']}.md"
     if not md.endswith(".md"):
         raise shape.wrong(f"{where}.md", "the path of a .md copy", md)
@@ -236,7 +238,7 @@ def archive_from_index(
         raise PublishedError("it is not a site-builder decisions.json (no records list)")
     # A null section is a missing one, as older versions wrote it.
     _checked({key: value for key, value in data.items() if value is not None}, _READABLE,
-             "decisions.json")
+             _FITS_DOCUMENT, "decisions.json")
     published = (frozenset(s if isinstance(s, str) else s["name"] for s in data["statuses"])
                  if data.get("statuses") else None)
     records = [_record(r, f"records[{i}]", published) for i, r in enumerate(data["records"])]

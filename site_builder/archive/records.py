@@ -48,7 +48,7 @@ class Record:
     whose first line is the file's line 2; `line_of` gives file lines.
 
     A record read from a folder in another tool's format has `root`, that flat
-    folder, and `format`, the reader that read it; its slug is the file stem, and `number` is
+    folder; its slug is the file stem, and `number` is
     the stem itself when the stem gives no number of its own in the folder (so the ref and
     the short id are derived from the stem).
     """
@@ -80,7 +80,6 @@ class Record:
     source: Source | None = None
     key_lines: tuple[tuple[str, int], ...] = ()
     root: Path | None = None
-    format: str | None = None
     # Derived from project, type and slug in __post_init__: every lookup, sort and query
     # reads it, and an f-string per read is measurable on 10,000 records.
     id: str = field(init=False, repr=False, compare=False)

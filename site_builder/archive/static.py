@@ -16,17 +16,31 @@ from pathlib import Path
 from site_builder.config import SiteConfig
 from site_builder.confined import inside
 from site_builder.findings import Finding
+from site_builder.site_paths import (
+    AGENTS,
+    DECISIONS,
+    FAVICON,
+    FEED,
+    HOME_PAGE,
+    LLMS,
+    LLMS_FULL,
+    NOT_FOUND_PAGE,
+    PREVIEW_FOLDER,
+    RESERVED_FOLDERS,
+    ROBOTS,
+    SCHEMA,
+    SEARCH_PAGE,
+    SITEMAP,
+)
 
 # What a build writes at the site root, and the folders it owns whole (hash-named assets,
-# tag and timeline pages, the preview server's own files). Kept beside build/urls.py and
-# build/artifacts.py; tests/render/test_static.py checks that every path a real build writes
-# is covered here.
+# tag and timeline pages, the preview server's own files), from the table of output paths;
+# tests/render/test_static.py checks that every path a real build writes is covered here.
 GENERATED_ROOT_FILES = frozenset({
-    "index.html", "404.html", "search.html", "decisions.json", "decisions.schema.json",
-    "llms.txt", "llms-full.txt",
-    "AGENTS.md", "feed.xml", "sitemap.xml", "robots.txt", "favicon.svg",
+    HOME_PAGE, NOT_FOUND_PAGE, SEARCH_PAGE, DECISIONS, SCHEMA, LLMS, LLMS_FULL, AGENTS, FEED,
+    SITEMAP, ROBOTS, FAVICON,
 })
-GENERATED_FOLDERS = frozenset({"assets", "tags", "timeline", "__site-builder__"})
+GENERATED_FOLDERS = RESERVED_FOLDERS | {PREVIEW_FOLDER}
 
 
 def static_files(config: SiteConfig) -> list[tuple[str, Path]]:

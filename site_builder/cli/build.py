@@ -26,33 +26,30 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"site-builder: {message}", file=sys.stderr, flush=True)
 
     try:
-        result = build_site(root, output=Path(args.output) if args.output else None,
-                            jobs=args.jobs, progress=progress, force=args.force,
-                            waiting=waiting)
+        try:
+            result = build_site(root, output=Path(args.output) if args.output else None,
+                                jobs=args.jobs, progress=progress, force=args.force,
+                                waiting=waiting)
+        finally:
+            progress.clear()  # before any line below, whichever way the build ended
     except BuildRefused as refused:
-        progress.clear()
         report(refused.findings)
         print(f"site-builder: {refused}", file=sys.stderr)
         return ARCHIVE_ERRORS
     except RenderRefused as refused:  # `path:line: error: why`, from a renderer's time limit
-        progress.clear()
         print(refused, file=sys.stderr)
         print("site-builder: the build stopped; nothing was changed", file=sys.stderr)
         return ARCHIVE_ERRORS
     except UnsafeOutput as exc:
-        progress.clear()
         print(f"site-builder: {exc}", file=sys.stderr)
         return USAGE if args.output else ARCHIVE_ERRORS
     except (OutputError, WorkersFailed) as exc:
-        progress.clear()
         print(f"site-builder: {exc}", file=sys.stderr)
         return FAILED
     except OSError as exc:  # the cache or lock under .site-builder/, say: still one line
-        progress.clear()
         where = exc.filename if exc.filename is not None else root
         print(f"site-builder: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
         return FAILED
-    progress.clear()
     report(result.warnings)
     print(result.summary(), file=sys.stderr)
     return OK

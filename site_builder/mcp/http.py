@@ -42,14 +42,12 @@ from site_builder.mcp.protocol import (
     Request,
     RpcError,
     error,
-    parse_line,
 )
 from site_builder.mcp.server import (
-    MAX_BATCH,
     Connection,
     Server,
-    batch_too_long,
     encode_answers,
+    parse_messages,
     too_long,
 )
 from site_builder.mcp.tokens import TOKENS_VARIABLE, read_tokens
@@ -195,14 +193,11 @@ class McpApp:
                 -32022, f"Unsupported protocol version: {asked[:100]}",
                 {"supported": list(PROTOCOL_VERSIONS), "requested": asked})))
             return
-        parsed = parse_line(body)
+        parsed = parse_messages(body)
         if isinstance(parsed, RpcError):
             await _respond(send, 400, _rpc_error(parsed))
             return
         messages, batch = parsed
-        if len(messages) > MAX_BATCH:
-            await _respond(send, 400, _rpc_error(batch_too_long(len(messages))))
-            return
         mismatch = _header_mismatch(messages, asked) if not batch else None
         if mismatch is not None:
             await _respond(send, 400, _rpc_error(mismatch, messages[0]))

@@ -148,23 +148,15 @@ class Server:
             self._warm_pending = False
             self.source.warm()
 
-    def handle_line(self, line: bytes, connection: Connection | None = None) -> bytes | None:
+    def handle_line(self, line: bytes) -> bytes | None:
         """The answer line for one input line, or None when nothing is to be answered."""
         if not line.strip():
             return None  # a blank line is not a message
-        answers, batch = self.handle_bytes(line, connection)
-        return encode_answers(answers, batch)
-
-    def handle_bytes(self, data: bytes, connection: Connection | None = None) -> tuple[
-            list[dict[str, Any]], bool]:
-        """The answers to one line or HTTP body, and whether they form a batch (an array)."""
-        parsed = parse_line(data)
+        parsed = parse_messages(line)
         if isinstance(parsed, RpcError):
-            return [error(None, parsed)], False
+            return encode_answers([error(None, parsed)], False)
         messages, batch = parsed
-        if len(messages) > MAX_BATCH:
-            return [error(None, batch_too_long(len(messages)))], False
-        return self.answer_all(messages, connection), batch
+        return encode_answers(self.answer_all(messages), batch)
 
     def answer_all(self, messages: list[Request | Invalid | None],
                    connection: Connection | None = None) -> list[dict[str, Any]]:
@@ -303,6 +295,18 @@ def too_long(limit: int = MAX_LINE_BYTES) -> RpcError:
     """The error for a message longer than the transport accepts (`limit` bytes)."""
     return RpcError(PARSE_ERROR, f"Parse error: a message longer than "
                                  f"{limit // (1024 * 1024)} MB")
+
+
+def parse_messages(data: bytes) -> tuple[list[Request | Invalid | None], bool] | RpcError:
+    """The messages of one line or HTTP body and whether they form a batch (an array), or the
+    error that answers the whole of it (not JSON, a batch over MAX_BATCH)."""
+    parsed = parse_line(data)
+    if isinstance(parsed, RpcError):
+        return parsed
+    messages, batch = parsed
+    if len(messages) > MAX_BATCH:
+        return batch_too_long(len(messages))
+    return messages, batch
 
 
 def encode_answers(answers: list[dict[str, Any]], batch: bool) -> bytes | None:

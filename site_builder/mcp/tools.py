@@ -39,7 +39,7 @@ class Tool:
 
     @property
     def input_schema(self) -> Schema:
-        return contract.input_schema(self.name)
+        return contract.INPUTS[self.name]
 
     @property
     def output_schema(self) -> Schema:

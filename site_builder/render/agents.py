@@ -9,16 +9,9 @@ from __future__ import annotations
 
 from site_builder.archive.archive import Archive
 from site_builder.render.agent_text import code, inline, line_start
-from site_builder.render.urls import Urls, encode_path
+from site_builder.render.urls import Urls
 
 _PLACEHOLDER = "<site url>"
-
-
-def _where(urls: Urls, path: str) -> str:
-    """`path` as the agent should fetch it: absolute with `url` set, else site-relative;
-    percent-encoded, so that no `)` or space in a folder name ends a link early."""
-    encoded = encode_path(path)
-    return urls.absolute(encoded) or encoded
 
 
 def _names(items: list[str]) -> str:
@@ -40,7 +33,7 @@ def agents_md(archive: Archive, urls: Urls) -> str:
     projects = "\n".join(_project_line(p.id, p.name, p.description)
                          for p in archive.projects.values())
     example = archive.records[0] if archive.records else None
-    example_md = _where(urls, urls.record_markdown(example)) if example else "<id>.md"
+    example_md = urls.for_agents(urls.record_markdown(example)) if example else "<id>.md"
     lines = [
         f"# {inline(config.title)}: instructions for coding agents",
         "",
@@ -70,17 +63,17 @@ def agents_md(archive: Archive, urls: Urls) -> str:
         "",
         "| file | what it holds |",
         "|---|---|",
-        f"| [decisions.json]({_where(urls, 'decisions.json')}) | every record's metadata "
+        f"| [decisions.json]({urls.for_agents('decisions.json')}) | every record's metadata "
         "(no bodies): `site`, `statuses`, `fields`, `projects`, `records`; each record has "
         "`path` (HTML page) and `md` (Markdown copy), relative to the site root |",
-        f"| [decisions.schema.json]({_where(urls, 'decisions.schema.json')}) | the JSON "
+        f"| [decisions.schema.json]({urls.for_agents('decisions.schema.json')}) | the JSON "
         "Schema of decisions.json |",
         f"| `<id>.md`, e.g. [{inline(example.id) if example else '&lt;id&gt;'}.md]"
         f"({example_md}) | one "
         "record: a YAML block (id, ref, title, status, date, …) then the body as written |",
-        f"| [llms.txt]({_where(urls, 'llms.txt')}) | an index of the copies: records in force "
+        f"| [llms.txt]({urls.for_agents('llms.txt')}) | an index of the copies: records in force "
         "per project, everything else under Optional |",
-        f"| [llms-full.txt]({_where(urls, 'llms-full.txt')}) | every copy in one file, records "
+        f"| [llms-full.txt]({urls.for_agents('llms-full.txt')}) | every copy in one file, records "
         "in force first |",
         "",
         "To answer \"which decisions apply to this file?\", read decisions.json, keep the "

@@ -27,8 +27,17 @@ from site_builder.render.agents import agents_md
 from site_builder.render.feeds import atom_feed, robots_txt, sitemap
 from site_builder.render.planned import EVERY, Planned, nothing
 from site_builder.render.schema import decisions_schema
-from site_builder.render.urls import Urls, encode_path
-from site_builder.site_paths import AGENTS, DECISIONS, FEED, LLMS, LLMS_FULL, SCHEMA, SITEMAP
+from site_builder.render.urls import Urls
+from site_builder.site_paths import (
+    AGENTS,
+    DECISIONS,
+    FEED,
+    LLMS,
+    LLMS_FULL,
+    ROBOTS,
+    SCHEMA,
+    SITEMAP,
+)
 
 Write = Callable[[str, "str | bytes | Iterable[bytes]"], None]
 
@@ -70,7 +79,7 @@ def planned(archive: Archive, urls: Urls, html_pages: Iterable[str] = ()) -> Ite
     yield Planned(AGENTS, partial(agents_md, archive, urls), EVERY)
     yield Planned(FEED, partial(atom_feed, archive, urls), EVERY)
     yield Planned(SITEMAP, partial(sitemap, archive, urls, html_pages), EVERY)
-    yield Planned("robots.txt", partial(robots_txt, urls, has_sitemap=bool(archive.config.url)),
+    yield Planned(ROBOTS, partial(robots_txt, urls, has_sitemap=bool(archive.config.url)),
                   nothing)
 
 
@@ -117,14 +126,6 @@ def link_text(text: str) -> str:
     return inline(text)
 
 
-def link_url(urls: Urls, path: str) -> str:
-    """The URL of a site file for llms.txt: absolute with `url` set, else relative to the site
-    root; percent-encoded so that `)`, spaces and the like cannot end the link early."""
-    encoded = encode_path(path)
-    absolute = urls.absolute(encoded)
-    return absolute if absolute is not None else encoded
-
-
 def llms_header(archive: Archive, urls: Urls) -> str:
     """The H1, the `>` summary and the details paragraph of llms.txt; the title and the
     summary come from site.yml, so each is one line that opens nothing (agent_text)."""
@@ -142,9 +143,9 @@ def llms_header(archive: Archive, urls: Urls) -> str:
         "project; every other record (proposed, rejected, deprecated, superseded) is under "
         "Optional. Trust only records in force and follow `currentRecord` from a superseded "
         f"one. The machine-readable index of every record is [{DECISIONS}]"
-        f"({link_url(urls, DECISIONS)}) (schema: [{SCHEMA}]({link_url(urls, SCHEMA)})); "
-        f"every record in one file: [{LLMS_FULL}]({link_url(urls, LLMS_FULL)}); instructions "
-        f"for coding agents: [{AGENTS}]({link_url(urls, AGENTS)}).")
+        f"({urls.for_agents(DECISIONS)}) (schema: [{SCHEMA}]({urls.for_agents(SCHEMA)})); "
+        f"every record in one file: [{LLMS_FULL}]({urls.for_agents(LLMS_FULL)}); instructions "
+        f"for coding agents: [{AGENTS}]({urls.for_agents(AGENTS)}).")
     return f"# {inline(config.title)}\n\n> {summary}\n\n{details}\n"
 
 
@@ -174,7 +175,7 @@ def _link_line(archive: Archive, urls: Urls, record: Record, optional: bool) -> 
         state = (f"superseded by {inline(successor.ref)}" if successor is not None
                  else inline(record.status))
         description = f"{state}. {description}" if description else state
-    line = f"- [{text}]({link_url(urls, urls.record_markdown(record))})"
+    line = f"- [{text}]({urls.for_agents(urls.record_markdown(record))})"
     return f"{line}: {description}" if description else line
 
 

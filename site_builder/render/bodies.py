@@ -22,15 +22,19 @@ from pathlib import Path
 
 import site_builder
 from site_builder.archive.archive import Archive
+from site_builder.archive.records import Record
+from site_builder.render import mermaid_release
 from site_builder.render.body_cache import BodyCache
 from site_builder.render.links import Origin, SourceLinks, Table
 from site_builder.render.markdown import BodyRenderer, RenderedBody
 from site_builder.render.parallel import Results, process_map
+from site_builder.render.renderers import DEFAULT
 from site_builder.render.theme import builtin_folder
 from site_builder.render.urls import Urls
 
 CACHE_FORMAT = "2"
-_RENDERER_PACKAGES = ("cmarkgfm", "markdown", "pygments", "pymdown-extensions", "nh3")
+# The packages whose versions shape a rendered body (the build stamp adds its own).
+RENDERER_PACKAGES = ("cmarkgfm", "markdown", "pygments", "pymdown-extensions", "nh3")
 # Every module whose code shapes a rendered body: a change to any of them renders again.
 # Named, not imported: hashing Python-Markdown's extension must not import Python-Markdown.
 _RENDERING_MODULES = tuple(f"site_builder.{name}" for name in (
@@ -53,7 +57,7 @@ def environment_key(archive: Archive) -> str:
     one renderer is never taken for another's."""
     digest = hashlib.sha256()
     digest.update(f"{CACHE_FORMAT}\0{site_builder.__version__}\0".encode())
-    for package in _RENDERER_PACKAGES:
+    for package in RENDERER_PACKAGES:
         try:
             digest.update(f"{package}={metadata.version(package)}\0".encode())
         except metadata.PackageNotFoundError:
@@ -73,7 +77,10 @@ def _hash_folder(digest: hashlib._Hash, folder: Path) -> None:
     if not folder.is_dir():
         return
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        digest.update(f"{path.relative_to(folder).as_posix()}\0".encode())
+        rel = path.relative_to(folder)
+        if rel.parts[0] == mermaid_release.FOLDER and rel.name != mermaid_release.SUMS:
+            continue  # the vendored release (5.5 MB) is what its SHA256SUMS lists
+        digest.update(f"{rel.as_posix()}\0".encode())
         digest.update(path.read_bytes())
 
 
@@ -200,14 +207,11 @@ def render_bodies(archive: Archive, cache: BodyCache | None,
     """
     links = SourceLinks.of(archive)
     markdown = archive.config.markdown
-    loose = markdown != "gfm"
     keys: dict[str, str] = {}
     todo: list[Job] = []
     for record in archive.records:
         body = archive.body(record)
-        key = (cache.key(record, body, links.signature(record, body, loose)) if cache
-               else record.id)
-        keys[record.id] = key
+        key = keys[record.id] = _key(cache, links, record, body, markdown)
         if cache is None or not cache.has(key):
             todo.append((record.id, Urls.record_page(record), str(record.path), body))
     results = process_map(_render, todo, jobs, initializer=_start,
@@ -215,6 +219,15 @@ def render_bodies(archive: Archive, cache: BodyCache | None,
                           weight=sum(len(job[3]) for job in todo))
     bodies = RenderedBodies(keys, cache, {}, (job[0] for job in todo), results)
     return bodies, BodyStats(rendered=len(todo), cached=len(keys) - len(todo))
+
+
+def _key(cache: BodyCache | None, links: SourceLinks, record: Record, body: str,
+         markdown: str) -> str:
+    """The body's cache key (its id without a cache): its text, how its links resolve, and
+    for a renderer other than cmark-gfm every link-like text too."""
+    if cache is None:
+        return record.id
+    return cache.key(record, body, links.signature(record, body, markdown != DEFAULT))
 
 
 def update_bodies(archive: Archive, bodies: RenderedBodies,
@@ -236,8 +249,7 @@ def update_bodies(archive: Archive, bodies: RenderedBodies,
     for record_id in record_ids:
         record = archive.by_id[record_id]
         body = archive.body(record)
-        key = (cache.key(record, body, links.signature(record, body, markdown != "gfm"))
-               if cache else record_id)
+        key = _key(cache, links, record, body, markdown)
         rendered = cache.load(key) if cache is not None else None
         if rendered is None:
             renderer = renderer or BodyRenderer(links, markdown)

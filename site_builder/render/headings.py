@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass
 
 _ID_ATTRIBUTE = re.compile(r'\sid="([^"]*)"')
-_OWN_ID = re.compile(r'\sid="([^"]*)"')
 _FOOTNOTE_REF = re.compile(r'<sup\b[^>]*>\s*<a\b[^>]*\bhref="#fn[^"]*"[^>]*>.*?</a>\s*</sup>',
                            re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
@@ -54,7 +53,7 @@ class HeadingIds:
     def heading(self, level: int, attributes: str, inner: str) -> str:
         """The heading `<h{level}{attributes}>{inner}</h{level}>` with an id."""
         title = plain_text(inner)
-        own = _OWN_ID.search(attributes) if attributes else None
+        own = _ID_ATTRIBUTE.search(attributes) if attributes else None
         if own is not None:
             anchor = html.unescape(own.group(1))
         else:

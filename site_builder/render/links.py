@@ -114,7 +114,9 @@ class SourceLinks:
         self._pages = pages
         self._flat = flat or {}
         self._repository = repository
+        self._flat_folders = {folder for folder, _ in self._flat.values()}
         self._files: dict[Path, str | None] = {}
+        self._outside_files: dict[Path, str | None] = {}
 
     @classmethod
     def of(cls, archive: Archive) -> SourceLinks:
@@ -133,17 +135,19 @@ class SourceLinks:
         return None if rel is None else flat[1] + rel
 
     def _outside(self, path: Path) -> str | None:
-        """The `repo_url` address of an existing file outside every records folder."""
+        """The `repo_url` address of an existing file outside every records folder
+        (remembered per path, as the files that are published are)."""
         if self._repository is None:
             return None
-        url, root, folders = self._repository
-        flat_folders = {folder for folder, _ in self._flat.values()}
-        if any(path.is_relative_to(folder) for folder in folders) and not (
-                path.suffix == ".md" and str(path.parent) in flat_folders):
-            return None  # a records folder's own file: a record, or published beside them
-        if not path.is_relative_to(root) or not path.exists():
-            return None
-        return url + quote(path.relative_to(root).as_posix())
+        if path not in self._outside_files:
+            url, root, folders = self._repository
+            address = None
+            if (not any(path.is_relative_to(folder) for folder in folders)
+                    or (path.suffix == ".md" and str(path.parent) in self._flat_folders)) \
+                    and path.is_relative_to(root) and path.exists():
+                address = url + quote(path.relative_to(root).as_posix())
+            self._outside_files[path] = address
+        return self._outside_files[path]
 
     def __call__(self, origin: Origin, target: str) -> Resolved | None:
         """Where `target`, written in the body from `origin`, points in the output; None when

@@ -18,7 +18,7 @@ from site_builder.render.renderers import DEFAULT, RenderRefused, renderer
 from site_builder.render.sanitise import sanitise
 
 __all__ = ["HIGHLIGHT_CLASS", "BodyRenderer", "RenderRefused", "RenderedBody", "TocEntry",
-           "render_body", "sanitise"]
+           "sanitise"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +56,3 @@ class BodyRenderer:
             raise RenderRefused(f"{origin.path}:1: error: {refused}") from None
         html, toc, assets = finish(raw, origin, self._resolve)
         return RenderedBody(html, toc, assets)
-
-
-def render_body(record: Record, body: str, resolve: LinkResolver,
-                markdown: str = DEFAULT) -> RenderedBody:
-    """Render one body with a fresh renderer (for one-off use; the build reuses one)."""
-    return BodyRenderer(resolve, markdown).render(record, body)

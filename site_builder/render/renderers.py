@@ -18,7 +18,6 @@ from site_builder import gfm
 from site_builder.archive.body_limits import python_markdown_refusal as refusal
 from site_builder.config import MARKDOWN_RENDERERS
 
-RENDERERS = MARKDOWN_RENDERERS
 DEFAULT = MARKDOWN_RENDERERS[0]
 # Python-Markdown gets this long for one body (where a timer can interrupt it).
 TIME_LIMIT = 3.0

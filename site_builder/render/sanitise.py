@@ -13,6 +13,8 @@ from functools import cache
 
 import nh3
 
+from site_builder.render.links import SAFE_SCHEMES
+
 _TAGS = {
     "a", "abbr", "b", "blockquote", "br", "caption", "cite", "code", "col", "colgroup", "dd",
     "del", "details", "dfn", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3",
@@ -37,7 +39,6 @@ _ATTRIBUTES = {
     "th": {"colspan", "rowspan", "align", "scope"},
     "time": {"datetime"},
 }
-_URL_SCHEMES = {"http", "https", "mailto"}
 
 # Block containers deeper than this are unwrapped before sanitising.
 MAX_DEPTH = 100
@@ -60,7 +61,7 @@ def sanitise(fragment: str) -> str:
 def _cleaner() -> nh3.Cleaner:
     # Built once: passing the allow-list to nh3.clean converts it again on every call.
     return nh3.Cleaner(tags=_TAGS, attributes={"*": _GENERIC_ATTRIBUTES, **_ATTRIBUTES},
-                       url_schemes=_URL_SCHEMES, link_rel=None, strip_comments=True)
+                       url_schemes=set(SAFE_SCHEMES), link_rel=None, strip_comments=True)
 
 
 def bound_nesting(fragment: str) -> str:

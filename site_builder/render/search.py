@@ -30,6 +30,7 @@ import itertools
 import json
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import cached_property
 from typing import Any
 
 from site_builder.archive.archive import Archive
@@ -95,8 +96,11 @@ class SearchIndex:
         self._levels: dict[str, Sequence[int]] = {
             **levels, **{term: array("B", [_TOP]) * len(docs) for term, docs in extra.items()}}
         self.typo_words = text.typo_words
-        self.documents = {term: len(docs) for term, docs in self._docs.items()}
-        """term → how many records hold it."""
+
+    @cached_property
+    def documents(self) -> dict[str, int]:
+        """term → how many records hold it (worked out when asked; the build never asks)."""
+        return {term: len(docs) for term, docs in self._docs.items()}
 
     def postings(self) -> dict[str, str]:
         """term → its postings as written to the shards: (gap, level) pairs, `encode`d."""

@@ -74,7 +74,6 @@ class BuildResult:
     cached: int
     seconds: float
     warnings: tuple[Finding, ...] = ()
-    timings: tuple[tuple[str, float, float], ...] = ()
     up_to_date: bool = False
 
     def summary(self) -> str:
@@ -121,7 +120,7 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     in every case, and when anything fails midway, the previous output is left exactly as
     it was (a commit cut short by a kill is undone by the next build).
     """
-    clock = _Clock()
+    started = time.perf_counter()
     report = progress or (lambda stage, done, total: None)
     report("loading records", 0, 0)
     config, problems = load_config(root)
@@ -130,7 +129,7 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
         target = output_folder(config, output)
         inputs = input_fingerprint(config, target) if cache else None
         if inputs is not None and not force:
-            done = _unchanged(config, target, inputs, clock)
+            done = _unchanged(config, target, inputs, started)
             if done is not None:
                 return done
     archive = load_archive(root, cache=loader_cache)
@@ -139,7 +138,6 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
         raise BuildRefused(findings)
     config = archive.config
     target = output_folder(config, output)
-    clock.lap("load")
     waited = False
 
     def wait(message: str) -> None:
@@ -150,22 +148,21 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
 
     with build_lock(config.cache_dir, wait):
         if waited and inputs is not None and not force:
-            done = _unchanged(config, target, inputs, clock)  # the other build made it
+            done = _unchanged(config, target, inputs, started)  # the other build made it
             if done is not None:
                 return done
-        return _write(archive, target, jobs, cache, inputs, report, clock)
+        return _write(archive, target, jobs, cache, inputs, report, started)
 
 
 def _write(archive: Archive, target: Path, jobs: int | None, cache: bool, inputs: str | None,
-           report: Progress, clock: _Clock) -> BuildResult:
+           report: Progress, started: float) -> BuildResult:
     """Phase two of `build_site`, under the build lock: render, write, commit, stamp."""
     config, findings = archive.config, archive.findings
     body_cache = (BodyCache(config.cache_dir / "cache" / "bodies", environment_key(archive))
                   if cache else None)
     bodies, stats = render_bodies(archive, body_cache, jobs)
-    clock.lap("start")
     with Output(target) as out:
-        page_count = _write_site(archive, bodies, out, report, clock)
+        page_count = _write_site(archive, bodies, out, report)
         if cache:
             forget_stamp(config.cache_dir / "cache")
         out.commit()
@@ -179,12 +176,11 @@ def _write(archive: Archive, target: Path, jobs: int | None, cache: bool, inputs
     if inputs is not None:
         write_stamp(config.cache_dir / "cache",
                     Stamp(inputs, output_fingerprint(target), _report(result)))
-    clock.lap("swap")
-    return replace(result, seconds=clock.total(), timings=tuple(clock.laps))
+    return replace(result, seconds=time.perf_counter() - started)
 
 
 def _unchanged(config: SiteConfig, target: Path, inputs: str,
-               clock: _Clock) -> BuildResult | None:
+               started: float) -> BuildResult | None:
     """The result of the last build when nothing changed since, else None."""
     stamp = read_stamp(config.cache_dir / "cache")
     if stamp is None or stamp.inputs != inputs or not target.is_dir():
@@ -192,13 +188,12 @@ def _unchanged(config: SiteConfig, target: Path, inputs: str,
     if stamp.output != output_fingerprint(target):
         return None
     last = stamp.report
-    clock.lap("check")
     warnings = tuple(Finding(Path(path), line, level, message)
                      for path, line, level, message in last["warnings"])
     return BuildResult(output=target, records=last["records"], pages=last["pages"],
                        files=last["files"], changed=0, unchanged=last["files"], removed=0,
-                       rendered=0, cached=0, seconds=clock.total(), warnings=warnings,
-                       timings=tuple(clock.laps), up_to_date=True)
+                       rendered=0, cached=0, seconds=time.perf_counter() - started,
+                       warnings=warnings, up_to_date=True)
 
 
 def _report(result: BuildResult) -> dict[str, object]:
@@ -227,12 +222,12 @@ def write_site(archive: Archive, out: SiteWriter, jobs: int | None = None,
     body_cache = BodyCache(archive.config.cache_dir / "cache" / "bodies",
                            environment_key(archive))
     bodies, _ = render_bodies(archive, body_cache, jobs)
-    _write_site(archive, bodies, out, report, _Clock())
+    _write_site(archive, bodies, out, report)
     return bodies
 
 
-def _write_site(archive: Archive, bodies: RenderedBodies, out: SiteWriter, report: Progress,
-                clock: _Clock) -> int:
+def _write_site(archive: Archive, bodies: RenderedBodies, out: SiteWriter,
+                report: Progress) -> int:
     """Stage agent files, pages and linked assets while the bodies are still arriving;
     returns the number of pages. The bodies are all in (or stopped, on an error) on return.
 
@@ -240,20 +235,15 @@ def _write_site(archive: Archive, bodies: RenderedBodies, out: SiteWriter, repor
     workers render. The sitemap needs the list of pages, so it comes last.
     """
     urls = Urls(archive.config)
-
-    def write(rel: str, data: str | bytes | Iterable[bytes]) -> None:
-        out.write(rel, data)
-
+    write = out.write
     try:
         write_artifacts(archive, urls, write, only=_ALL_BUT_SITEMAP)
-        clock.lap("artifacts")
         page_count = pages.render_pages(
             archive, bodies, urls, write,
             progress=lambda done, total: report("writing pages", done, total))
         bodies.wait()
     finally:
         bodies.close()  # stops the workers on an error; commits the cache either way
-    clock.lap("pages")
     report("finishing", 0, 0)
     html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
     write_artifacts(archive, urls, write, html_pages, only=(SITEMAP,))
@@ -262,7 +252,6 @@ def _write_site(archive: Archive, bodies: RenderedBodies, out: SiteWriter, repor
     for rel, source in static_files(archive.config):
         out.copy(rel, source)
     _copy_assets(archive, bodies, out)
-    clock.lap("assets")
     return page_count
 
 
@@ -277,23 +266,6 @@ class _AllBut:
 
 
 _ALL_BUT_SITEMAP = _AllBut(SITEMAP)
-
-
-class _Clock:
-    """Wall time and this process's CPU time per phase of a build."""
-
-    def __init__(self) -> None:
-        self.started = self.last = time.perf_counter()
-        self.last_cpu = time.process_time()
-        self.laps: list[tuple[str, float, float]] = []
-
-    def lap(self, phase: str) -> None:
-        now, cpu = time.perf_counter(), time.process_time()
-        self.laps.append((phase, now - self.last, cpu - self.last_cpu))
-        self.last, self.last_cpu = now, cpu
-
-    def total(self) -> float:
-        return time.perf_counter() - self.started
 
 
 def _copy_assets(archive: Archive, bodies: RenderedBodies, out: SiteWriter) -> None:

@@ -23,11 +23,13 @@ from typing import Any
 
 import site_builder
 from site_builder.config import SiteConfig
+from site_builder.render.bodies import RENDERER_PACKAGES
 from site_builder.render.theme import builtin_folder
 from site_builder.sources import checkouts
 
 STAMP_FILE = "build.json"
-_PACKAGES = ("jinja2", "markdown", "pygments", "pymdown-extensions", "nh3", "pyyaml")
+# Besides what shapes a body: the templates' engine and the YAML parser.
+_PACKAGES = (*RENDERER_PACKAGES, "jinja2", "pyyaml")
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,14 +27,14 @@ from jinja2.loaders import split_template_path
 import site_builder
 from site_builder.confined import MAX_RECORD_BYTES, Refused, inside, read_regular
 from site_builder.render.title_html import inline_code
-from site_builder.site_paths import ASSETS
+from site_builder.site_paths import ASSETS, FAVICON
 
 TEMPLATES = "templates"
 THEME = "theme"
 ASSETS_DIR = ASSETS
 # Theme files that are published at the site root under their own name (browsers and
 # crawlers look for them there) rather than fingerprinted under assets/.
-ROOT_FILES = frozenset({"favicon.svg"})
+ROOT_FILES = frozenset({FAVICON})
 # Fonts and images of a theme may be larger than any record; nothing in a theme needs more.
 MAX_THEME_BYTES = 32 * 1024 * 1024
 

@@ -65,6 +65,14 @@ class Urls:
             return None
         return f"{self.config.url}{self.config.base}{url_path(path)}"
 
+    def for_agents(self, path: str) -> str:
+        """A site file's URL as agent files write it (llms.txt, AGENTS.md): absolute with
+        `url` set, else relative to the site root; percent-encoded, so that `)`, spaces and
+        the like cannot end a Markdown link early."""
+        encoded = encode_path(path)
+        absolute = self.absolute(encoded)
+        return absolute if absolute is not None else encoded
+
     def site_path(self, path: str) -> str:
         """`base + path`: the server-absolute path (for 404.html, which any URL may serve)."""
         return f"{self.config.base}{url_path(path)}"

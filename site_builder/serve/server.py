@@ -37,9 +37,9 @@ from urllib.parse import unquote
 
 from site_builder.serve.events import Broadcaster, Message
 from site_builder.serve.store import SiteStore, Stored
-from site_builder.site_paths import NOT_FOUND_PAGE
+from site_builder.site_paths import NOT_FOUND_PAGE, PREVIEW_FOLDER
 
-RESERVED = "__site-builder__"
+RESERVED = PREVIEW_FOLDER
 # The one hidden folder a host serves: RFC 8615 puts verification and policy files there.
 WELL_KNOWN = ".well-known"
 HEARTBEAT = 15.0  # seconds between comments on an idle event stream, to notice closed tabs

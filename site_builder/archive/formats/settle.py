@@ -172,7 +172,6 @@ def settle(fields: Fields, facts: FileFacts, folder: Folder) -> Settled:
         superseded_by=refs[SUPERSEDED_BY][0] if refs[SUPERSEDED_BY] else None,
         affects=Affects(()), fields=custom, body=fields.body, body_line=fields.body_line,
         source=folder.source, key_lines=tuple(lines.items()), root=folder.root,
-        format=fields.reader,
     )
     return out
 
