@@ -67,18 +67,23 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
     # Counting the plan costs no rendering: every path is known up front.
     total = sum(1 for page in site.planned() if wanted(page.path)) if progress else 0
     count = 0
+    released = False
     for page in site.planned():
         if wanted(page.path):
-            write(page.path, page.make())
+            html = page.make()
+            # The Mermaid release goes out before the first page that draws a diagram (a
+            # site without one publishes none of it), so `serve`, which shows each file as
+            # it is written, never shows a diagram page whose script is not there yet.
+            # Written whenever a page written here needs it, `only` or not, so a preview
+            # that gains its first diagram gains the release too.
+            if site.draws_diagrams and not released:
+                for path, data in mermaid_release().files():
+                    write(path, data)
+                released = True
+            write(page.path, html)
             count += 1
             if progress:
                 progress(count, total)
-    # Mermaid comes last, when the pages have said whether they draw any diagram: a site
-    # without one publishes none of it. Written whenever a page written here needs it, `only`
-    # or not, so a preview that gains its first diagram gains the release too.
-    if site.draws_diagrams:
-        for path, data in mermaid_release().files():
-            write(path, data)
     if not index_first:
         _write_index(archive, write, wanted, checkpoint)
     return count
