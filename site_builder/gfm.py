@@ -7,6 +7,7 @@ every body afterwards with an allow-list.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -18,21 +19,24 @@ EXTENSIONS = ("table", "autolink", "strikethrough", "tasklist")
 
 
 @cache
-def _bindings() -> tuple[Any, Any, Any, Any]:
+def _bindings() -> tuple[Any, Any, Callable[[int], None], Callable[[int], None]]:
     """cmark-gfm's functions, its cffi interface, and the two frees its Python wrapper
     never calls (imported on first use: `check` on an archive without links never needs the
     C library)."""
-    import cffi
+    import ctypes
+
     from cmarkgfm import cmark
 
     # cmarkgfm's `markdown_to_html_with_extensions` frees the parser but neither the document
     # tree `cmark_parser_finish` hands over nor the HTML string `cmark_render_html` returns:
     # about 65 KB lost per body, 1.5 GB over a 10,000-record build. Both functions are
     # exported by the bindings' own library; the string comes from the C library's malloc.
-    frees = cffi.FFI()
-    frees.cdef("void cmark_node_free(void *node); void free(void *pointer);")
-    node_free = frees.dlopen(cmark._cmark.__file__).cmark_node_free
-    free = frees.dlopen(None).free
+    # Called through ctypes: declaring them to cffi would load its C parser (pycparser), 35 ms
+    # of every build's start.
+    node_free = ctypes.CDLL(cmark._cmark.__file__).cmark_node_free
+    free = ctypes.CDLL(None).free
+    for function in (node_free, free):
+        function.argtypes, function.restype = [ctypes.c_void_p], None
     cmark._cmark.lib.cmark_gfm_core_extensions_ensure_registered()
     return cmark, cmark._cmark, node_free, free
 
@@ -68,11 +72,16 @@ def to_html(body: str, sourcepos: bool = False, extensions: tuple[str, ...] = EX
             try:
                 return str(ffi.string(raw).decode("utf-8"))
             finally:
-                free(raw)
+                free(_address(ffi, raw))
         finally:
-            node_free(root)
+            node_free(_address(ffi, root))
     finally:
         lib.cmark_parser_free(parser)
+
+
+def _address(ffi: Any, pointer: Any) -> int:
+    """A cffi pointer as the plain address ctypes takes."""
+    return int(ffi.cast("uintptr_t", pointer))
 
 
 def version() -> str:

@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +16,11 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 EXAMPLE_SITE = REPO / "example-site"
 TEST_OUTPUT = REPO / "tests" / "output"
+
+# The machine-wide cache (compiled built-in templates, render/theme.machine_cache) goes to a
+# folder of this test process, and every command the tests start inherits it: the tests
+# neither read what a build on this machine left nor leave anything in the user's home.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="site-builder-test-cache-")
 
 
 @pytest.fixture

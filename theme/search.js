@@ -138,20 +138,21 @@
   }
 
   // Shards that may hold the terms `accept` takes: the longest key `term` starts with, and
-  // with `wide`, every key `term` starts with and every key that starts with `term`.
+  // with `wide`, every key `term` starts with and every key that starts with `term`. A small
+  // archive has one shard, of key "", which every term starts with.
   Engine.prototype.shards = function (term, wide) {
     var keys = this.manifest.shards;
-    var own = "";
+    var own = null;
     var found = [];
     keys.forEach(function (key) {
       if (term.indexOf(key) === 0) {
         if (wide) found.push(key);
-        if (key.length > own.length) own = key;
+        if (own === null || key.length > own.length) own = key;
       } else if (wide && key.indexOf(term) === 0) {
         found.push(key);
       }
     });
-    if (!wide && own) found.push(own);
+    if (!wide && own !== null) found.push(own);
     return found;
   };
 

@@ -17,12 +17,12 @@ import hashlib
 import importlib.util
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 import site_builder
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
+from site_builder.installed import installed_versions, normal_name
 from site_builder.render import mermaid_release
 from site_builder.render.body_cache import BodyCache
 from site_builder.render.links import Origin, SourceLinks, Table
@@ -57,11 +57,9 @@ def environment_key(archive: Archive) -> str:
     one renderer is never taken for another's."""
     digest = hashlib.sha256()
     digest.update(f"{CACHE_FORMAT}\0{site_builder.__version__}\0".encode())
+    versions = installed_versions()
     for package in RENDERER_PACKAGES:
-        try:
-            digest.update(f"{package}={metadata.version(package)}\0".encode())
-        except metadata.PackageNotFoundError:
-            digest.update(f"{package}=?\0".encode())
+        digest.update(f"{package}={versions.get(normal_name(package), '?')}\0".encode())
     for module in _RENDERING_MODULES:
         spec = importlib.util.find_spec(module)
         digest.update(Path(spec.origin if spec and spec.origin else "").read_bytes())

@@ -10,13 +10,14 @@ Layout, under `assets/search/` (beside the theme files, never in a project's fol
   (stop words, endings, prefix and typo rules, weights, BM25 parameters), how statuses are
   shown, and how many records each `records/` file holds. No list of every record: the first
   query at 10,000 records downloads far less than such a list.
-- `terms/<key>.json`: the terms that begin with `<key>` (two characters, or more where a
-  shard would be large), each with its postings: pairs of (gap to the previous record's
-  number, level 1–31), written as base-32 digits with a continuation marker (`encode`), so a
-  posting usually takes two characters. Records are numbered in archive order (newest
-  first). Besides words, `#project/type/number` terms name records (a query naming a record
-  puts it first) and `@project=…`, `@status=…`, `@tag=…` terms list the records of a facet
-  (the search page's filters).
+- `terms/<key>.json`: the terms that begin with `<key>` (as few characters as keep a shard
+  under SHARD_BYTES: none at all, `~.json`, for a small archive), each with its postings:
+  pairs of (gap to the previous record's number, level 1–31), written as base-32 digits
+  with a continuation marker (`encode`), so a posting usually takes two characters.
+  Records are numbered in archive order (newest first). Besides words,
+  `#project/type/number` terms name records (a query naming a record puts it first) and
+  `@project=…`, `@status=…`, `@tag=…` terms list the records of a facet (the search page's
+  filters).
 - `records/<n>.json`: records n×CHUNK … n×CHUNK+CHUNK−1 as `[id, ref, title]`, fetched for
   the results shown (the search page reads status, date and excerpt from the records'
   Markdown copies, which the build publishes anyway).
@@ -45,13 +46,16 @@ FORMAT = 2
 CHUNK = 16
 _TOP = RULES["levels"]
 
-# A shard bigger than this is split by one more character of its terms.
+# A shard bigger than this is split by one more character of its terms. Shards are no
+# smaller than they need be: a file per two-letter prefix made 249 files of a 100-record
+# archive's 527, a fifth of its build's time spent creating them on the disks measured here.
 SHARD_BYTES = 48_000
 _DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 
 def file_key(prefix: str) -> str:
-    """A term prefix as a file name: itself when a-z/0-9, else its code points in hex."""
+    """A term prefix as a file name: itself when a-z/0-9, else `~` and its code points in
+    hex (`~` alone for the empty prefix, the shard of every term)."""
     if prefix.isascii() and prefix.isalnum():
         return prefix
     return "~" + "-".join(f"{ord(c):x}" for c in prefix)
@@ -115,12 +119,13 @@ class SearchIndex:
     def shards(self) -> dict[str, dict[str, str]]:
         """prefix → {term: encoded postings} for every shard.
 
-        Terms are grouped by their first two characters; a group over SHARD_BYTES is split
-        by one more character, except for terms too short to split, which stay behind.
+        All terms start in one group (prefix ""); a group over SHARD_BYTES is split by one
+        more character of its terms, except for terms too short to split, which stay behind.
+        A term is in the shard of the longest prefix it starts with (theme/search.js).
         """
         encoded = self.postings()
         out: dict[str, dict[str, str]] = {}
-        todo = [(2, sorted(encoded))]
+        todo = [(0, sorted(encoded))]
         while todo:
             length, group = todo.pop()
             by_prefix: dict[str, list[str]] = {}

@@ -17,12 +17,12 @@ import json
 import os
 import sys
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import site_builder
 from site_builder.config import SiteConfig
+from site_builder.installed import installed_versions, normal_name
 from site_builder.render.bodies import RENDERER_PACKAGES
 from site_builder.render.theme import builtin_folder
 from site_builder.sources import checkouts
@@ -59,7 +59,8 @@ def input_fingerprint(config: SiteConfig, output: Path) -> str | None:
     """A digest of everything a build of `config` into `output` reads; None when the inputs
     are not all on disk yet (a `repo:` source still to be cloned)."""
     digest = hashlib.sha256()
-    versions = [f"{name}={_version(name)}" for name in _PACKAGES]
+    installed = installed_versions()
+    versions = [f"{name}={installed.get(normal_name(name), '?')}" for name in _PACKAGES]
     digest.update("\0".join([site_builder.__version__, sys.version, *versions,
                              os.environ.get("SOURCE_DATE_EPOCH", ""), str(output)]).encode())
     stat = config.path.stat()
@@ -86,13 +87,6 @@ def output_fingerprint(output: Path) -> str:
     digest = hashlib.sha256()
     _walk(digest, output)
     return digest.hexdigest()
-
-
-def _version(package: str) -> str:
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return "?"
 
 
 def read_stamp(cache_dir: Path) -> Stamp | None:

@@ -55,34 +55,60 @@ def builtin_folder(name: str) -> Path:
 
 # Compiled templates of this process, shared by every Theme (see _CompiledTemplates).
 _IN_MEMORY: dict[str, bytes] = {}
-# Where compiled templates are kept between processes, under the archive's cache folder.
+# Where an archive's own templates are kept compiled between processes: its cache folder.
 COMPILED_FOLDER = Path(".site-builder") / "cache" / "templates"
+
+
+def machine_cache() -> Path:
+    """Where the built-in templates are kept compiled: the user's cache folder
+    (`$XDG_CACHE_HOME`, else `~/.cache`), one folder per site-builder version."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "site-builder" / site_builder.__version__ / "templates"
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):
     """Compiled templates, by template file and source checksum: in memory for the life of
-    the process, and in `folder` (the archive's cache) for the builds after it.
+    the process, and on disk for the processes after it.
 
     `serve` renders a page or two with a new `Theme` after every save, and compiling a page's
     template and those it extends costs more than rendering it; every `build` is a new process
     that would compile them all again (a tenth of a second, as much as rendering a hundred
-    small pages). Jinja checks each entry's checksum against the template's source and its
-    own format version, so an edited template or another Jinja compiles again. Every `Theme`
-    builds its environment with the same settings, which is what sharing compiled code needs.
+    small pages). The built-in templates are the same for every archive, so they are kept
+    with the machine's copy of site-builder (`machine`), as Python keeps its bytecode: a
+    first build, with no output and no cache of its own, does not compile them again. An
+    archive's own templates are kept in its cache folder (`archive`). Jinja checks each
+    entry's checksum against the template's source and its own format version, so an edited
+    template or another Jinja compiles again. Every `Theme` builds its environment with the
+    same settings, which is what sharing compiled code needs.
     """
 
-    def __init__(self, folder: Path | None) -> None:
-        self.folder = folder
+    def __init__(self, archive: Path | None, machine: Path | None = None,
+                 builtin: Path | None = None) -> None:
+        self.archive = archive
+        self.machine = machine
+        self.builtin = builtin
+        self._folders: dict[str, Path | None] = {}
+
+    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None,
+                   source: str) -> jinja2.bccache.Bucket:
+        key = self.get_cache_key(name, filename)
+        shipped = (self.machine is not None and self.builtin is not None
+                   and filename is not None and Path(filename).is_relative_to(self.builtin))
+        self._folders[key] = self.machine if shipped else self.archive
+        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        folder = self._folders.get(bucket.key, self.archive)
         code = _IN_MEMORY.get(bucket.key)
         if code is not None:
-            # Compiled for another archive in this process: this archive's cache gets it too.
-            if self.folder is not None and not (self.folder / bucket.key).is_file():
-                self._keep(bucket.key, code)
-        elif self.folder is not None:
+            # Compiled for another archive in this process: the cache on disk gets it too.
+            if folder is not None and not (folder / bucket.key).is_file():
+                _keep(folder, bucket.key, code)
+        elif folder is not None:
             try:
-                code = (self.folder / bucket.key).read_bytes()
+                code = (folder / bucket.key).read_bytes()
             except OSError:  # not compiled yet, or the cache was deleted: compile
                 code = None
         if code is not None:
@@ -91,18 +117,19 @@ class _CompiledTemplates(jinja2.BytecodeCache):
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         code = bucket.bytecode_to_string()
         _IN_MEMORY[bucket.key] = code
-        if self.folder is not None:
-            self._keep(bucket.key, code)
+        folder = self._folders.get(bucket.key, self.archive)
+        if folder is not None:
+            _keep(folder, bucket.key, code)
 
-    def _keep(self, key: str, code: bytes) -> None:
-        assert self.folder is not None
-        try:  # written beside and renamed: a concurrent build never reads half a file
-            self.folder.mkdir(parents=True, exist_ok=True)
-            partial = self.folder / f".{key}.{os.getpid()}"
-            partial.write_bytes(code)
-            partial.replace(self.folder / key)
-        except OSError:  # a cache that cannot be written only costs the next build time
-            pass
+
+def _keep(folder: Path, key: str, code: bytes) -> None:
+    try:  # written beside and renamed: a concurrent build never reads half a file
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = folder / f".{key}.{os.getpid()}"
+        partial.write_bytes(code)
+        partial.replace(folder / key)
+    except OSError:  # a cache that cannot be written only costs the next build time
+        pass
 
 
 class _ArchiveTemplates(jinja2.BaseLoader):
@@ -140,10 +167,11 @@ class Theme:
     @cached_property
     def environment(self) -> jinja2.Environment:
         """A Jinja2 environment with autoescaping on for every template, archive files first."""
+        builtin = builtin_folder(TEMPLATES)
         environment = jinja2.Environment(
             loader=jinja2.ChoiceLoader([
                 _ArchiveTemplates(self.root),
-                jinja2.FileSystemLoader(str(builtin_folder(TEMPLATES))),
+                jinja2.FileSystemLoader(str(builtin)),
             ]),
             autoescape=True,
             trim_blocks=True,
@@ -151,7 +179,8 @@ class Theme:
             keep_trailing_newline=True,
             auto_reload=False,
             undefined=jinja2.StrictUndefined,
-            bytecode_cache=_CompiledTemplates(self.root / COMPILED_FOLDER),
+            bytecode_cache=_CompiledTemplates(self.root / COMPILED_FOLDER, machine_cache(),
+                                              builtin),
         )
         environment.filters["inline_code"] = inline_code
         return environment

@@ -88,6 +88,7 @@ def test_encoded_numbers_decode_to_themselves(values: list[int]) -> None:
 def test_file_keys_are_safe_file_names() -> None:
     assert file_key("ka") == "ka"
     assert file_key("ça") == "~e7-61"
+    assert file_key("") == "~"  # the one shard of a small archive
 
 
 def test_a_word_in_one_body_finds_that_record_only(files: dict[str, bytes]) -> None:
@@ -145,8 +146,15 @@ def test_large_shards_are_split_and_every_term_stays_findable(
     files = dict(index.files())
     keys = json.loads(files[search.MANIFEST])["shards"]
     assert any(len(key) > 2 for key in keys)
+    assert "" not in keys  # every term is long enough to go into a longer prefix's shard
     for term, count in index.documents.items():
         assert len(lookup(files, term)) == count, term
+
+
+def test_a_small_index_is_one_shard(fixture_archive) -> None:
+    files = dict(SearchIndex(load_archive(fixture_archive("site-pages"))).files())
+    assert json.loads(files[search.MANIFEST])["shards"] == [""]
+    assert f"{search.OUTPUT_DIR}/terms/~.json" in files
 
 
 def test_the_index_is_byte_identical_across_builds(fixture_archive, tmp_path: Path) -> None:

@@ -95,15 +95,10 @@ def test_an_archive_theme_file_replaces_the_built_in_one(tmp_path: Path) -> None
 
 
 
-def test_compiled_templates_are_kept_for_the_next_build(
-        site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    build_site(site_root, jobs=1)
-    folder = site_root / theme_module.COMPILED_FOLDER
-    shutil.rmtree(folder)  # compiled already in this process: the next build keeps them again
-    build_site(site_root, jobs=1, force=True)
-    kept = sorted(p.name for p in folder.iterdir())
-    assert kept and not any(name.startswith(".") for name in kept)  # no half-written files
-    monkeypatch.setattr(theme_module, "_IN_MEMORY", {})  # as in a new process
+def _counting_compiles(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """The names of the templates Jinja compiles from now on, in a process that has
+    compiled none yet."""
+    monkeypatch.setattr(theme_module, "_IN_MEMORY", {})
     compiled: list[str | None] = []
     real = jinja2.Environment.compile
 
@@ -113,5 +108,41 @@ def test_compiled_templates_are_kept_for_the_next_build(
         return real(self, source, name, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    return compiled
+
+
+def test_built_in_templates_are_compiled_once_per_machine(
+        site_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    machine = tmp_path / "machine-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(machine))
+    compiled = _counting_compiles(monkeypatch)
+    build_site(site_root, jobs=1)
+    assert "base.html" in compiled and "record.html" in compiled
+    kept = sorted(p.name for p in theme_module.machine_cache().iterdir())
+    assert kept and not any(name.startswith(".") for name in kept)  # no half-written files
+    assert theme_module.machine_cache().is_relative_to(machine)
+    assert not (site_root / theme_module.COMPILED_FOLDER).exists()  # none is the archive's
+    # A first build of another archive, with no output and no cache: nothing to compile.
+    other = tmp_path / "other"
+    shutil.copytree(site_root, other, ignore=shutil.ignore_patterns("_site", ".site-builder"))
+    compiled.clear()
+    monkeypatch.setattr(theme_module, "_IN_MEMORY", {})  # as in a new process
+    build_site(other, jobs=1)
+    assert compiled == []
+
+
+def test_an_archive_template_is_kept_compiled_in_its_own_cache(
+        site_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "machine-cache"))
+    base = (builtin_folder("templates") / "base.html").read_text(encoding="utf-8")
+    (site_root / "templates").mkdir()
+    (site_root / "templates" / "base.html").write_text(
+        base.replace("</body>", "<!-- ours --></body>"), encoding="utf-8")
+    build_site(site_root, jobs=1)
+    folder = site_root / theme_module.COMPILED_FOLDER
+    kept = sorted(p.name for p in folder.iterdir())
+    assert len(kept) == 1  # the archive's base.html, and none of the built-in ones
+    compiled = _counting_compiles(monkeypatch)
     build_site(site_root, jobs=1, force=True)
-    assert compiled == []  # every template came from the cache folder
+    assert compiled == []  # the archive's template from its cache, the rest from the machine's
+    assert "<!-- ours -->" in (site_root / "_site" / "index.html").read_text(encoding="utf-8")
