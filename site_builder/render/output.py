@@ -112,7 +112,7 @@ class Output:
         self._staged.append(rel)
         self.changed += 1
         try:
-            self._stager.write(rel, content)  # created on the staging thread
+            self._stager.write(rel, content)  # created by the writer process
         except StagingFailed as failed:
             raise self._refused(failed.error, failed.rel) from None
 
@@ -171,7 +171,7 @@ class Output:
 
     def _stage(self, rel: str) -> Path:
         """The staged path of a changed file written in this thread, its folder created
-        (after every file handed to the staging thread)."""
+        (after every file handed to the writer process)."""
         self._staged.append(rel)
         self.changed += 1
         try:

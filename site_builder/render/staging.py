@@ -1,29 +1,45 @@
-"""Staged files created on one background thread while the build goes on rendering.
+"""Staged files created by a writer process of their own while the build goes on rendering.
 
 Creating a file is the build's main system cost: on the ext4 file systems measured here a new
-inode takes 0.2–0.5 ms of kernel time, and a build of 10,000 records creates about 30,000 of
-them (a folder and an `index.html` per page, a `.md` copy per record, the search shards). The
-calls that do it (`os.mkdir`, `os.open`, `os.write`) release the GIL, so one thread doing them
-lets this process go on rendering pages on the other core meanwhile. One thread, not several:
-the kernel serialises inode creation in one folder tree, and a second thread only spins.
+inode takes 0.05–0.7 ms of kernel time (more right after a large folder was deleted), and a
+build of 10,000 records creates about 30,000 of them (a folder and an `index.html` per page, a
+`.md` copy per record, the search index). Handed to a thread of the build's own process, that
+work stalled behind the interpreter lock: the thread needs the lock back after every system
+call, and the build thread, rendering, gives it up only every 5 ms. With the build thread busy,
+3,000 files and 1,500 folders took that thread 46–50 s instead of the 0.1–3.5 s the same calls
+take alone; a separate process creates them in the time they take alone, on the other core.
 
-Files are created in the order they were handed over, each folder before its first file. The
-first refusal stops the thread's work; it is raised, with the path it concerns, by the next
-call of the build's thread (`write`, `flush`), so nothing is lost and nothing is half-said.
+The writer (`python -m site_builder.render.staging`, see `serve_forever`) reads frames from a
+pipe, creates each file in the order handed over, each folder before its first file, and
+answers only at a flush: with the first refusal (after which it creates nothing more) or with
+"done". The refusal is raised, with the path it concerns, by the build thread's next call
+(`write` checks without waiting, `flush` waits), so nothing is lost and nothing is half-said.
+Where the writer cannot be started the build thread creates the files itself.
 """
 
 from __future__ import annotations
 
+import errno
+import json
 import os
 import posixpath
-import queue
-import threading
+import select
+import signal
+import struct
+import subprocess
+import sys
 from pathlib import Path
+from typing import IO
 
-# Files handed over but not created yet, at most: keeps a fast renderer from queueing a large
-# archive's pages in memory while the disk catches up (a page is 10–40 KB).
-PENDING = 256
-_STOP = None
+# A frame: the kind, the length of the path, the length of the content; then both.
+_HEADER = struct.Struct("!cII")
+_FILE, _FLUSH = b"f", b"s"
+_DONE = b"done\n"
+# The pipe to the writer holds this much (where the system lets a pipe grow): a page is
+# 10–40 KB, so the build runs that far ahead of the disk, never further.
+PIPE_BYTES = 1 << 20
+_F_SETPIPE_SZ = 1031  # fcntl.F_SETPIPE_SZ (Linux), absent from Python 3.11's fcntl
+_PR_SET_PDEATHSIG = 1  # prctl(2), Linux
 
 
 class StagingFailed(Exception):
@@ -36,85 +52,222 @@ class StagingFailed(Exception):
         self.rel = rel
 
 
-class Stager:
-    """Creates files under `root` on a background thread, started on the first `write`."""
+class Folders:
+    """Creates the files of one staging folder, each folder (and its parents) before its
+    first file. Used by the writer process, and by the build thread where there is none."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._queue: queue.Queue[tuple[str, bytes] | None] = queue.Queue(PENDING)
-        self._thread: threading.Thread | None = None
-        self._failure: StagingFailed | None = None
-        self._folders: set[str] = set()
+        self._made: set[str] = set()
 
-    def write(self, rel: str, content: bytes) -> None:
-        """Create the file `rel` with `content`, soon. Raises StagingFailed for an earlier
-        file the thread could not create."""
-        self._raise()
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="site-builder staging",
-                                            daemon=True)
-            self._thread.start()
-        self._queue.put((rel, content))
+    def make(self, rel: str) -> None:
+        """Create the folder `rel` and its parents, once. Raises StagingFailed."""
+        if not rel or rel in self._made:
+            return
+        try:
+            (self.root / rel).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StagingFailed(error, rel) from None
+        while rel and rel not in self._made:
+            self._made.add(rel)
+            rel = posixpath.dirname(rel)
 
-    def flush(self) -> None:
-        """Wait until every file handed over exists. Raises StagingFailed as `write` does."""
-        if self._thread is not None:
-            self._queue.join()
-        self._raise()
-
-    def close(self, drop: bool = False) -> None:
-        """Stop the thread once it has done what it holds (dropped it, with `drop`, or after
-        a failure)."""
-        if drop and self._failure is None:
-            self._failure = StagingFailed(OSError("the build was stopped"), "")
-        if self._thread is not None:
-            self._queue.put(_STOP)
-            self._thread.join()
-            self._thread = None
-
-    def _raise(self) -> None:
-        if self._failure is not None:
-            raise self._failure
-
-    def _run(self) -> None:
-        while True:
-            item = self._queue.get()
-            try:
-                if item is _STOP:
-                    return
-                if self._failure is None:
-                    self._create(*item)
-            finally:
-                self._queue.task_done()
-
-    def _create(self, rel: str, content: bytes) -> None:
-        folder = posixpath.dirname(rel)
-        if folder and folder not in self._folders:
-            try:
-                (self.root / folder).mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                self._failure = StagingFailed(error, folder)
-                return
-            while folder and folder not in self._folders:
-                self._folders.add(folder)
-                folder = posixpath.dirname(folder)
+    def create(self, rel: str, content: bytes) -> None:
+        """Create the file `rel` with `content`, its folder first. Raises StagingFailed."""
+        self.make(posixpath.dirname(rel))
         try:
             write_file(self.root / rel, content)
         except OSError as error:
-            self._failure = StagingFailed(error, rel)
+            raise StagingFailed(error, rel) from None
+
+
+class Stager:
+    """Creates files under `root` in a writer process, started with the Stager."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._folders = Folders(root)
+        self._failure: StagingFailed | None = None
+        self._writer = _start_writer(root)
+
+    def write(self, rel: str, content: bytes) -> None:
+        """Create the file `rel` with `content`, soon. Raises StagingFailed for an earlier
+        file the writer could not create."""
+        self._raise()
+        if self._writer is None:
+            try:
+                self._folders.create(rel, content)
+            except StagingFailed as failed:
+                self._failure = failed
+                raise
+            return
+        if _answered(self._writer):  # only ever a refusal before a flush asks for one
+            self._collect()
+            self._raise()
+        self._send(_FILE, rel, content)
+
+    def flush(self) -> None:
+        """Wait until every file handed over exists. Raises StagingFailed as `write` does."""
+        if self._writer is not None and self._failure is None:
+            self._send(_FLUSH, "", b"")
+            self._collect()
+        self._raise()
 
     def make_folder(self, rel: str) -> None:
         """Create the folder `rel` (and its parents) now, in the caller's thread, after what
         was handed over. Raises StagingFailed (for this folder or an earlier file)."""
         self.flush()
-        if rel and rel not in self._folders:
+        self._folders.make(rel)
+
+    def close(self, drop: bool = False) -> None:
+        """Stop the writer once it has done what it holds (at once, dropping it, with
+        `drop`)."""
+        if drop and self._failure is None:
+            self._failure = StagingFailed(OSError("the build was stopped"), "")
+        writer, self._writer = self._writer, None
+        if writer is None:
+            return
+        if drop:
+            writer.kill()
+        for stream in (writer.stdin, writer.stdout):
             try:
-                (self.root / rel).mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise StagingFailed(error, rel) from None
-            while rel and rel not in self._folders:
-                self._folders.add(rel)
-                rel = posixpath.dirname(rel)
+                if stream is not None:
+                    stream.close()
+            except OSError:  # a writer already gone: nothing was left to hand over
+                pass
+        writer.wait()
+
+    def _raise(self) -> None:
+        if self._failure is not None:
+            raise self._failure
+
+    def _send(self, kind: bytes, rel: str, content: bytes) -> None:
+        assert self._writer is not None and self._writer.stdin is not None
+        path = rel.encode("utf-8", "surrogateescape")
+        parts = [memoryview(_HEADER.pack(kind, len(path), len(content)) + path),
+                 memoryview(content)]
+        try:
+            fd = self._writer.stdin.fileno()
+            while parts:  # one system call per file, unless the pipe takes it in pieces
+                done = os.writev(fd, parts)
+                while parts and done >= len(parts[0]):
+                    done -= len(parts[0])
+                    parts.pop(0)
+                if parts:
+                    parts[0] = parts[0][done:]
+        except (BrokenPipeError, ValueError):
+            self._collect()  # the writer's own refusal, when it said one before it stopped
+            if self._failure is None:
+                self._failure = _stopped(rel)
+            raise self._failure from None
+
+    def _collect(self) -> None:
+        """Read the writer's answer: a refusal, or "done"."""
+        assert self._writer is not None and self._writer.stdout is not None
+        try:
+            line = self._writer.stdout.readline()
+        except OSError:
+            line = b""
+        if line == _DONE:
+            return
+        if self._failure is None:
+            self._failure = _refusal(line) or _stopped("")
+
+
+def _answered(writer: subprocess.Popen[bytes]) -> bool:
+    assert writer.stdout is not None
+    ready, _, _ = select.select([writer.stdout], [], [], 0)
+    return bool(ready)
+
+
+def _refusal(line: bytes) -> StagingFailed | None:
+    try:
+        said = json.loads(line)
+        error = OSError(said["errno"], said["strerror"], said["filename"])
+        return StagingFailed(error, said["rel"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _stopped(rel: str) -> StagingFailed:
+    return StagingFailed(OSError(errno.EPIPE, "the file writer process stopped (killed, or "
+                                 "out of memory?)"), rel)
+
+
+def _start_writer(root: Path) -> subprocess.Popen[bytes] | None:
+    """The writer process for `root`, or None where it cannot run (then the build thread
+    creates the files). It runs without site-packages (`-S`): it needs only this package,
+    found where this process found it, and starts in a few milliseconds."""
+    if os.name != "posix":
+        return None
+    package = Path(__file__).resolve().parent.parent.parent
+    code = (f"import sys; sys.path.insert(0, {str(package)!r}); "
+            "from site_builder.render.staging import serve_forever; serve_forever()")
+    try:
+        writer = subprocess.Popen([sys.executable, "-I", "-S", "-c", code, os.fspath(root)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  bufsize=0, close_fds=True)
+    except OSError:
+        return None
+    assert writer.stdin is not None
+    _widen(writer.stdin)
+    return writer
+
+
+def _widen(pipe: IO[bytes]) -> None:
+    try:
+        import fcntl
+
+        fcntl.fcntl(pipe.fileno(), _F_SETPIPE_SZ, PIPE_BYTES)
+    except (ImportError, OSError):  # another system, or a lower limit: the default pipe
+        pass
+
+
+def serve_forever() -> None:
+    """The writer process: create the files framed on standard input under the folder named
+    by the first argument, until the input ends."""
+    _die_with_parent()
+    folders = Folders(Path(sys.argv[1]))
+    source = open(0, "rb", buffering=PIPE_BYTES)  # noqa: SIM115 - the process's own input
+    answers = open(1, "wb", buffering=0)  # noqa: SIM115 - the process's own output
+    failure: StagingFailed | None = None
+    while True:
+        header = source.read(_HEADER.size)
+        if len(header) < _HEADER.size:
+            return  # the build is done with this writer (or gone)
+        kind, path_length, content_length = _HEADER.unpack(header)
+        rel = source.read(path_length).decode("utf-8", "surrogateescape")
+        content = source.read(content_length)
+        if len(content) < content_length:
+            return
+        if kind == _FLUSH:
+            answers.write(_DONE if failure is None else _said(failure))
+        elif failure is None:
+            try:
+                folders.create(rel, content)
+            except StagingFailed as failed:
+                failure = failed
+                answers.write(_said(failure))  # seen by the build's next write
+
+
+def _die_with_parent() -> None:
+    """Be killed when the build is (Linux): a build killed mid-way must not leave a writer
+    that goes on creating files in the staging folder the next build removes."""
+    parent = os.getppid()
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (ImportError, OSError, AttributeError):  # not Linux: the pipe's end stops it
+        return
+    if os.getppid() != parent:  # the build died before the call took effect
+        os._exit(1)
+
+
+def _said(failure: StagingFailed) -> bytes:
+    error = failure.error
+    return json.dumps({"errno": error.errno, "strerror": error.strerror,
+                       "filename": error.filename, "rel": failure.rel}).encode() + b"\n"
 
 
 def write_file(path: Path, content: bytes) -> None:
