@@ -6,8 +6,8 @@ and the table of record pages that link rewriting uses), never the loaded archiv
 A rendered body is stored in the cache (`body_cache.BodyCache`) keyed by what decides its HTML:
 the record's id and body, how each of its links resolves, and an environment hash
 (site-builder and renderer versions, the rendering code, templates, theme and site.yml). A
-rebuild renders only bodies whose key is new. Workers send each body back to this process,
-which stores it and hands it to its record page; pages read bodies back one at a time through
+rebuild renders only bodies whose key is new. Workers store each body and send it back to this
+process, which hands it to its record page; pages read bodies back one at a time through
 `RenderedBodies`, so a large archive's HTML is never all in memory at once.
 """
 
@@ -124,16 +124,15 @@ class RenderedBodies(Mapping[str, RenderedBody]):
         return len(self._keys)
 
     def _wait_for(self, record_id: str | None) -> None:
-        """Take arriving bodies until `record_id`'s is in (every one, for None)."""
+        """Take arriving bodies until `record_id`'s is in (every one, for None). With a cache,
+        the process that rendered a body has stored it there before it arrives."""
         assert self._pending is not None
         for arrived, rendered in self._pending:
             self._arriving.discard(arrived)
             if self._cache is None:
                 self._memory[arrived] = rendered
-            else:
-                self._cache.store(self._keys[arrived], rendered)
-                if record_id is not None:
-                    self._lent[arrived] = rendered
+            elif record_id is not None:
+                self._lent[arrived] = rendered
             if arrived == record_id:
                 return
 
@@ -164,33 +163,50 @@ class RenderedBodies(Mapping[str, RenderedBody]):
 
 # ---- rendering ------------------------------------------------------------------------------
 
-# (record id, page, source path, body): everything rendering one body needs.
-Job = tuple[str, str, str, str]
+# (record id, cache key, page, source path, body): everything rendering one body needs.
+Job = tuple[str, str, str, str, str]
+# Where rendered bodies are stored: the cache's folder and environment key (None: nowhere).
+CacheAt = tuple[Path, str] | None
 
 
 class _Worker:
-    """Renders jobs with one renderer."""
+    """Renders jobs with one renderer, and stores each body in the cache when there is one
+    (its own connection to it: a BodyCache is opened by each process that uses it)."""
 
-    def __init__(self, table: Table, markdown: str) -> None:
+    def __init__(self, table: Table, markdown: str, cache: CacheAt) -> None:
         self.renderer = BodyRenderer(SourceLinks(*table), markdown)
+        self.cache = BodyCache(*cache) if cache is not None else None
 
     def __call__(self, job: Job) -> tuple[str, RenderedBody]:
-        record_id, page, path, body = job
-        return record_id, self.renderer.render(Origin(page, Path(path)), body)
+        record_id, key, page, path, body = job
+        rendered = self.renderer.render(Origin(page, Path(path)), body)
+        if self.cache is not None:
+            self.cache.store(key, rendered)
+        return record_id, rendered
+
+    def finish(self) -> None:
+        if self.cache is not None:
+            self.cache.commit()
 
 
 # The worker of this process: set up once per process by `_start`, used for every job.
 _worker: _Worker | None = None
 
 
-def _start(table: Table, markdown: str) -> None:
+def _start(table: Table, markdown: str, cache: CacheAt) -> None:
     global _worker
-    _worker = _Worker(table, markdown)
+    _worker = _Worker(table, markdown, cache)
 
 
 def _render(job: Job) -> tuple[str, RenderedBody]:
     assert _worker is not None, "process_map runs _start first"
     return _worker(job)
+
+
+def _finish() -> None:
+    """After a batch: commit what the worker stored, before its bodies are handed over."""
+    if _worker is not None:
+        _worker.finish()
 
 
 def render_bodies(archive: Archive, cache: BodyCache | None,
@@ -211,10 +227,11 @@ def render_bodies(archive: Archive, cache: BodyCache | None,
         body = archive.body(record)
         key = keys[record.id] = _key(cache, links, record, body, markdown)
         if cache is None or not cache.has(key):
-            todo.append((record.id, Urls.record_page(record), str(record.path), body))
+            todo.append((record.id, key, Urls.record_page(record), str(record.path), body))
+    cache_at = (cache.folder, cache.environment) if cache is not None else None
     results = process_map(_render, todo, jobs, initializer=_start,
-                          initargs=(links.table, markdown),
-                          weight=sum(len(job[3]) for job in todo))
+                          initargs=(links.table, markdown, cache_at),
+                          weight=sum(len(job[4]) for job in todo), finish=_finish)
     bodies = RenderedBodies(keys, cache, {}, (job[0] for job in todo), results)
     return bodies, BodyStats(rendered=len(todo), cached=len(keys) - len(todo))
 

@@ -49,13 +49,16 @@ def default_jobs() -> int:
 
 def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None = None,
                 initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = (),
-                weight: int | None = None) -> Results[R]:
+                weight: int | None = None,
+                finish: Callable[[], None] | None = None) -> Results[R]:
     """`function(item)` for every item, in order, computed by `jobs` worker processes
-    (default: one per CPU), each set up once by `initializer(*initargs)`.
+    (default: one per CPU), each set up once by `initializer(*initargs)`. `finish()`, when
+    given, runs where the items were computed before their results are handed over: after
+    each batch in a worker, after each item in this process (to commit what they stored).
 
     The workers start at once, before the first result is asked for, so the caller can do
     other work while they compute. `function` and `initializer` must be module-level
-    functions; items, `initargs` and results must pickle. With one job, fewer than
+    functions (`finish` too); items, `initargs` and results must pickle. With one job, fewer than
     PARALLEL_FROM items or a `weight` (the work all items hold) under PARALLEL_WEIGHT,
     everything runs in this process instead, one item each time a
     result is asked for. Results come in order as they arrive; an exception in a worker is
@@ -66,11 +69,11 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
     jobs = jobs or default_jobs()
     if (jobs < 2 or len(items) < PARALLEL_FROM
             or (weight is not None and weight < PARALLEL_WEIGHT)):
-        return Results(_in_this_process(function, items, initializer, initargs))
+        return Results(_in_this_process(function, items, initializer, initargs, finish))
     # Small batches keep every worker busy to the end; batches at all keep the number of
     # messages between processes low.
     size = max(1, min(64, math.ceil(len(items) / (jobs * 8))))
-    batches = [(function, list(items[start:start + size]))
+    batches = [(function, list(items[start:start + size]), finish)
                for start in range(0, len(items), size)]
     context = multiprocessing.get_context("spawn")
     executable = os.fsdecode(multiprocessing.spawn.get_executable())
@@ -103,8 +106,11 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
     return Results(_in_order(pool, submitted, waiting), pool)
 
 
+_Batch = tuple[Callable[[Any], Any], list[Any], Callable[[], None] | None]
+
+
 def _in_order(pool: ProcessPoolExecutor, submitted: deque[Future[list[Any]]],
-              waiting: Iterator[tuple[Callable[[Any], Any], list[Any]]]) -> Iterator[Any]:
+              waiting: Iterator[_Batch]) -> Iterator[Any]:
     """The items of each batch's result in turn, submitting one more batch for each batch
     taken: the workers stay IN_FLIGHT batches ahead of the caller, never further."""
     while submitted:
@@ -126,11 +132,15 @@ def _failed(error: BaseException, started: bool) -> str:
 
 
 def _in_this_process(function: Callable[[T], R], items: Sequence[T],
-                     initializer: Callable[..., None] | None,
-                     initargs: tuple[Any, ...]) -> Generator[R, None, None]:
+                     initializer: Callable[..., None] | None, initargs: tuple[Any, ...],
+                     finish: Callable[[], None] | None) -> Generator[R, None, None]:
     if initializer is not None:
         initializer(*initargs)
-    yield from map(function, items)
+    for item in items:
+        result = function(item)
+        if finish is not None:
+            finish()
+        yield result
 
 
 class Results(Iterator[R]):
@@ -169,6 +179,9 @@ def _initialise(arguments: Any, initializer: Callable[..., None] | None) -> None
         initializer(*initargs)
 
 
-def _run(batch: tuple[Callable[[Any], Any], list[Any]]) -> list[Any]:
-    function, items = batch
-    return [function(item) for item in items]
+def _run(batch: _Batch) -> list[Any]:
+    function, items, finish = batch
+    results = [function(item) for item in items]
+    if finish is not None:
+        finish()
+    return results

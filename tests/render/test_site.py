@@ -211,7 +211,7 @@ def test_the_render_cache_drops_entries_no_build_needs(built: tuple[Path, BuildR
                                                        site_root: Path) -> None:
     def stored() -> set[str]:
         with sqlite3.connect(site_root / ".site-builder/cache/bodies/bodies.sqlite") as db:
-            return {key for key, in db.execute("SELECT key FROM bodies")}
+            return {key for key, in db.execute("SELECT key FROM rendered")}
 
     before = stored()
     assert len(before) == 5
@@ -221,6 +221,32 @@ def test_the_render_cache_drops_entries_no_build_needs(built: tuple[Path, BuildR
     after = stored()
     assert len(after) == 5
     assert len(before - after) == len(after - before) == 1
+
+
+def test_worker_processes_store_the_bodies_they_render(
+        site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(parallel, "PARALLEL_WEIGHT", 0)
+    first = build_site(site_root, jobs=2)
+    assert (first.rendered, first.cached) == (5, 0)
+    pages = tree(site_root / "_site")
+    shutil.rmtree(site_root / "_site")
+    again = build_site(site_root, jobs=2)
+    assert (again.rendered, again.cached) == (0, 5)  # every body from what the workers stored
+    assert tree(site_root / "_site") == pages
+
+
+def test_a_cache_table_of_an_earlier_version_is_dropped(site_root: Path) -> None:
+    folder = site_root / ".site-builder/cache/bodies"
+    folder.mkdir(parents=True)
+    with sqlite3.connect(folder / "bodies.sqlite") as db:
+        db.execute("CREATE TABLE bodies (key TEXT PRIMARY KEY, entry BLOB NOT NULL)")
+        db.execute("INSERT INTO bodies VALUES ('k', x'00')")
+    built = build_site(site_root, jobs=1)
+    assert built.rendered == 5
+    with sqlite3.connect(folder / "bodies.sqlite") as db:
+        tables = {name for name, in db.execute("SELECT name FROM sqlite_master")}
+    assert "bodies" not in tables and "rendered" in tables
 
 
 def test_a_cache_left_by_an_earlier_version_is_removed(built: tuple[Path, BuildResult],
