@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import multiprocessing
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,7 @@ from site_builder.render import mermaid_release
 from site_builder.render.body_cache import BodyCache
 from site_builder.render.links import Origin, SourceLinks, Table
 from site_builder.render.markdown import BodyRenderer, RenderedBody
-from site_builder.render.parallel import Results, process_map
+from site_builder.render.parallel import IN_FLIGHT, Results, process_map
 from site_builder.render.renderers import DEFAULT
 from site_builder.render.theme import builtin_folder
 from site_builder.render.urls import Urls
@@ -95,7 +96,7 @@ class RenderedBodies(Mapping[str, RenderedBody]):
 
     def __init__(self, keys: dict[str, str], cache: BodyCache | None,
                  memory: dict[str, RenderedBody], arriving: Iterable[str] = (),
-                 pending: Results[tuple[str, RenderedBody]] | None = None) -> None:
+                 pending: Results[tuple[str, RenderedBody | None]] | None = None) -> None:
         self._keys = keys
         self._cache = cache
         self._memory = memory
@@ -125,13 +126,15 @@ class RenderedBodies(Mapping[str, RenderedBody]):
 
     def _wait_for(self, record_id: str | None) -> None:
         """Take arriving bodies until `record_id`'s is in (every one, for None). With a cache,
-        the process that rendered a body has stored it there before it arrives."""
+        the process that rendered a body has stored it there before it arrives, and a
+        worker process sends only the record's id (the page reads the body back)."""
         assert self._pending is not None
         for arrived, rendered in self._pending:
             self._arriving.discard(arrived)
             if self._cache is None:
+                assert rendered is not None
                 self._memory[arrived] = rendered
-            elif record_id is not None:
+            elif record_id is not None and rendered is not None:
                 self._lent[arrived] = rendered
             if arrived == record_id:
                 return
@@ -171,17 +174,25 @@ CacheAt = tuple[Path, str] | None
 
 class _Worker:
     """Renders jobs with one renderer, and stores each body in the cache when there is one
-    (its own connection to it: a BodyCache is opened by each process that uses it)."""
+    (its own connection to it: a BodyCache is opened by each process that uses it).
+
+    A worker process that stored a body answers with the record's id alone: its HTML is not
+    sent, nor held by the build until its page is written, so the workers need not wait for
+    the pages (they stayed a few batches ahead before, to bound that memory, and idled while
+    the build wrote the agent files). In the build's own process the body is handed over."""
 
     def __init__(self, table: Table, markdown: str, cache: CacheAt) -> None:
         self.renderer = BodyRenderer(SourceLinks(*table), markdown)
         self.cache = BodyCache(*cache) if cache is not None else None
+        self.elsewhere = multiprocessing.parent_process() is not None
 
-    def __call__(self, job: Job) -> tuple[str, RenderedBody]:
+    def __call__(self, job: Job) -> tuple[str, RenderedBody | None]:
         record_id, key, page, path, body = job
         rendered = self.renderer.render(Origin(page, Path(path)), body)
         if self.cache is not None:
             self.cache.store(key, rendered)
+            if self.elsewhere:
+                return record_id, None
         return record_id, rendered
 
     def finish(self) -> None:
@@ -198,7 +209,7 @@ def _start(table: Table, markdown: str, cache: CacheAt) -> None:
     _worker = _Worker(table, markdown, cache)
 
 
-def _render(job: Job) -> tuple[str, RenderedBody]:
+def _render(job: Job) -> tuple[str, RenderedBody | None]:
     assert _worker is not None, "process_map runs _start first"
     return _worker(job)
 
@@ -231,7 +242,8 @@ def render_bodies(archive: Archive, cache: BodyCache | None,
     cache_at = (cache.folder, cache.environment) if cache is not None else None
     results = process_map(_render, todo, jobs, initializer=_start,
                           initargs=(links.table, markdown, cache_at),
-                          weight=sum(len(job[4]) for job in todo), finish=_finish)
+                          weight=sum(len(job[4]) for job in todo), finish=_finish,
+                          ahead=None if cache is not None else IN_FLIGHT)
     bodies = RenderedBodies(keys, cache, {}, (job[0] for job in todo), results)
     return bodies, BodyStats(rendered=len(todo), cached=len(keys) - len(todo))
 

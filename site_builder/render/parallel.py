@@ -49,12 +49,14 @@ def default_jobs() -> int:
 
 def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None = None,
                 initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = (),
-                weight: int | None = None,
-                finish: Callable[[], None] | None = None) -> Results[R]:
+                weight: int | None = None, finish: Callable[[], None] | None = None,
+                ahead: int | None = IN_FLIGHT) -> Results[R]:
     """`function(item)` for every item, in order, computed by `jobs` worker processes
     (default: one per CPU), each set up once by `initializer(*initargs)`. `finish()`, when
     given, runs where the items were computed before their results are handed over: after
     each batch in a worker, after each item in this process (to commit what they stored).
+    Workers stay `ahead` batches each ahead of the results taken (IN_FLIGHT), or run through
+    every batch without waiting with None: for results that take no memory to hold.
 
     The workers start at once, before the first result is asked for, so the caller can do
     other work while they compute. `function` and `initializer` must be module-level
@@ -97,7 +99,8 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
     waiting = iter(batches)
     try:  # the first batches now, so the workers start at once
         submitted = deque(pool.submit(_run, batch)
-                          for batch in itertools.islice(waiting, jobs * IN_FLIGHT))
+                          for batch in itertools.islice(
+                              waiting, None if ahead is None else jobs * ahead))
     except BaseException as error:
         pool.shutdown(wait=False, cancel_futures=True)
         if isinstance(error, (OSError, BrokenExecutor)):

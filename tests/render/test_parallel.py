@@ -84,6 +84,37 @@ def test_workers_start_before_the_first_result_is_asked_for(tmp_path) -> None:
     assert list(results) == []  # closed: nothing more comes
 
 
+_finished: list[int] = []
+
+
+def _note_batch() -> None:
+    _finished.append(os.getpid())
+
+
+def _pid(n: int) -> int:
+    return os.getpid()
+
+
+@pytest.mark.usefixtures("small_batches_in_parallel")
+def test_without_a_bound_the_workers_run_through_every_batch_untaken(tmp_path) -> None:
+    paths = [str(tmp_path / f"{n}.txt") for n in range(200)]
+    results = process_map(_touch, paths, jobs=2, ahead=None)
+    try:
+        deadline = time.monotonic() + 60
+        while not all(os.path.exists(p) for p in paths) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert all(os.path.exists(p) for p in paths)  # before a single result was taken
+        assert list(results) == paths
+    finally:
+        results.close()
+
+
+def test_finish_runs_where_the_items_were_computed() -> None:
+    _finished.clear()
+    pids = list(process_map(_pid, range(5), jobs=2, finish=_note_batch))
+    assert pids == [os.getpid()] * 5 and _finished == [os.getpid()] * 5  # after each item
+
+
 @pytest.mark.usefixtures("small_batches_in_parallel")
 def test_closing_midway_stops_the_workers() -> None:
     results = process_map(_shifted, range(400), jobs=2)
