@@ -20,6 +20,7 @@ Where the writer cannot be started the build thread creates the files itself.
 from __future__ import annotations
 
 import errno
+import itertools
 import json
 import os
 import posixpath
@@ -29,6 +30,7 @@ import struct
 import subprocess
 import sys
 import zlib
+from collections import deque
 from pathlib import Path
 from typing import IO
 
@@ -36,9 +38,11 @@ from typing import IO
 _HEADER = struct.Struct("!cII")
 _FILE, _FLUSH = b"f", b"s"
 _DONE = b"done\n"
-# The pipe to the writer holds this much (where the system lets a pipe grow): a page is
-# 10–40 KB, so the build runs that far ahead of the disk, never further.
+# The pipe to the writer holds this much (where the system lets a pipe grow), and the build
+# keeps at most BACKLOG_BYTES more that the pipe has not taken yet (a page is 10–40 KB).
 PIPE_BYTES = 1 << 20
+BACKLOG_BYTES = 16 << 20
+_IOV_MAX = 512
 _F_SETPIPE_SZ = 1031  # fcntl.F_SETPIPE_SZ (Linux), absent from Python 3.11's fcntl
 _PR_SET_PDEATHSIG = 1  # prctl(2), Linux
 
@@ -92,6 +96,7 @@ class Stager:
         self._folders = Folders(root)
         self._failure: StagingFailed | None = None
         self._writers: list[subprocess.Popen[bytes]] = []
+        self._backlogs: dict[int, _Backlog] = {}
         for _ in range(writers):
             writer = _start_writer(root)
             if writer is None:
@@ -157,19 +162,11 @@ class Stager:
 
     def _send(self, writer: subprocess.Popen[bytes], kind: bytes, rel: str,
               content: bytes) -> None:
-        assert writer.stdin is not None
         path = rel.encode("utf-8", "surrogateescape")
-        parts = [memoryview(_HEADER.pack(kind, len(path), len(content)) + path),
-                 memoryview(content)]
+        backlog = self._backlogs.setdefault(writer.pid, _Backlog())
+        backlog.add(_HEADER.pack(kind, len(path), len(content)) + path, content)
         try:
-            fd = writer.stdin.fileno()
-            while parts:  # one system call per file, unless the pipe takes it in pieces
-                done = os.writev(fd, parts)
-                while parts and done >= len(parts[0]):
-                    done -= len(parts[0])
-                    parts.pop(0)
-                if parts:
-                    parts[0] = parts[0][done:]
+            backlog.send(writer, wait=kind == _FLUSH or backlog.size > BACKLOG_BYTES)
         except (BrokenPipeError, ValueError):
             self._collect(writer)  # the writer's own refusal, when it said one before it stopped
             if self._failure is None:
@@ -187,6 +184,43 @@ class Stager:
             return
         if self._failure is None:
             self._failure = _refusal(line) or _stopped("")
+
+
+class _Backlog:
+    """Frames handed over to one writer and not yet taken by its pipe.
+
+    The pipe is written without waiting: what it does not take now waits here, and goes at
+    the next file. So the build runs up to BACKLOG_BYTES ahead of the disk (not the pipe's
+    1 MB) without a thread of its own, and the writer always has work while the build
+    renders; past that, or at a flush, the build waits for the pipe."""
+
+    def __init__(self) -> None:
+        self.parts: deque[memoryview] = deque()
+        self.size = 0
+
+    def add(self, *parts: bytes) -> None:
+        for part in parts:
+            if part:
+                self.parts.append(memoryview(part))
+                self.size += len(part)
+
+    def send(self, writer: subprocess.Popen[bytes], wait: bool) -> None:
+        assert writer.stdin is not None
+        fd = writer.stdin.fileno()
+        parts = self.parts
+        while parts:
+            try:
+                done = os.writev(fd, list(itertools.islice(parts, _IOV_MAX)))
+            except BlockingIOError:
+                if not wait:
+                    return
+                select.select([], [fd], [])
+                continue
+            self.size -= done
+            while parts and done >= len(parts[0]):
+                done -= len(parts.popleft())
+            if done:
+                parts[0] = parts[0][done:]
 
 
 def _answered(writer: subprocess.Popen[bytes]) -> bool:
@@ -226,6 +260,7 @@ def _start_writer(root: Path) -> subprocess.Popen[bytes] | None:
         return None
     assert writer.stdin is not None
     _widen(writer.stdin)
+    os.set_blocking(writer.stdin.fileno(), False)  # see _Backlog
     return writer
 
 

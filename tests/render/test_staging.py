@@ -35,6 +35,24 @@ def test_files_are_created_by_another_process_in_folders_made_first(tmp_path: Pa
     assert stager._writers == []
 
 
+def test_the_build_runs_ahead_of_a_writer_that_is_behind(tmp_path: Path) -> None:
+    stager = Stager(tmp_path)
+    writer = stager._writers[0]
+    os.kill(writer.pid, signal.SIGSTOP)  # a writer stuck on a slow disk
+    try:
+        started = time.monotonic()
+        for n in range(200):  # 4 MB: more than the pipe holds, less than the backlog
+            stager.write(f"{n}/index.html", bytes([n % 256]) * 20_000)
+        assert time.monotonic() - started < 5  # never waited for the writer
+        assert not any(tmp_path.iterdir()) or len(list(tmp_path.iterdir())) < 200
+    finally:
+        os.kill(writer.pid, signal.SIGCONT)
+    stager.flush()
+    assert all((tmp_path / f"{n}/index.html").read_bytes() == bytes([n % 256]) * 20_000
+               for n in range(200))
+    stager.close()
+
+
 def test_a_refused_file_is_raised_with_its_path_and_nothing_after_it_is_created(
         tmp_path: Path) -> None:
     (tmp_path / "taken").write_text("a file where a folder must go")
