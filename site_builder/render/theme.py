@@ -124,7 +124,9 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 
 def _keep(folder: Path, key: str, code: bytes) -> None:
     try:  # written beside and renamed: a concurrent build never reads half a file
-        folder.mkdir(parents=True, exist_ok=True)
+        # Compiled code is run when read back: only this user may write it (as Jinja's own
+        # FileSystemBytecodeCache insists for its folder).
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         partial = folder / f".{key}.{os.getpid()}"
         partial.write_bytes(code)
         partial.replace(folder / key)

@@ -121,6 +121,7 @@ def test_built_in_templates_are_compiled_once_per_machine(
     kept = sorted(p.name for p in theme_module.machine_cache().iterdir())
     assert kept and not any(name.startswith(".") for name in kept)  # no half-written files
     assert theme_module.machine_cache().is_relative_to(machine)
+    assert theme_module.machine_cache().stat().st_mode & 0o077 == 0  # this user's alone
     assert not (site_root / theme_module.COMPILED_FOLDER).exists()  # none is the archive's
     # A first build of another archive, with no output and no cache: nothing to compile.
     other = tmp_path / "other"
