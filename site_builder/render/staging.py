@@ -29,7 +29,6 @@ import signal
 import struct
 import subprocess
 import sys
-import zlib
 from collections import deque
 from pathlib import Path
 from typing import IO
@@ -87,49 +86,36 @@ class Folders:
 
 
 class Stager:
-    """Creates files under `root` in `writers` writer processes, started with the Stager.
-    Each folder's files go to one writer (chosen by the folder's name), in the order handed
-    over."""
+    """Creates files under `root` in a writer process, started with the Stager."""
 
-    def __init__(self, root: Path, writers: int = 1) -> None:
+    def __init__(self, root: Path) -> None:
         self.root = root
         self._folders = Folders(root)
         self._failure: StagingFailed | None = None
-        self._writers: list[subprocess.Popen[bytes]] = []
-        self._backlogs: dict[int, _Backlog] = {}
-        for _ in range(writers):
-            writer = _start_writer(root)
-            if writer is None:
-                break
-            self._writers.append(writer)
+        self._writer = _start_writer(root)
+        self._backlog = _Backlog()
 
     def write(self, rel: str, content: bytes) -> None:
         """Create the file `rel` with `content`, soon. Raises StagingFailed for an earlier
-        file a writer could not create."""
+        file the writer could not create."""
         self._raise()
-        if not self._writers:
+        if self._writer is None:
             try:
                 self._folders.create(rel, content)
             except StagingFailed as failed:
                 self._failure = failed
                 raise
             return
-        writers = self._writers
-        writer = writers[0] if len(writers) == 1 else writers[
-            zlib.crc32(posixpath.dirname(rel).encode("utf-8", "surrogateescape")) % len(writers)]
-        if _answered(writer):  # only ever a refusal before a flush asks for one
-            self._collect(writer)
+        if _answered(self._writer):  # only ever a refusal before a flush asks for one
+            self._collect()
             self._raise()
-        self._send(writer, _FILE, rel, content)
+        self._send(_FILE, rel, content)
 
     def flush(self) -> None:
         """Wait until every file handed over exists. Raises StagingFailed as `write` does."""
-        for writer in self._writers:
-            if self._failure is None:
-                self._send(writer, _FLUSH, "", b"")
-        for writer in self._writers:
-            if self._failure is None:
-                self._collect(writer)
+        if self._writer is not None and self._failure is None:
+            self._send(_FLUSH, "", b"")
+            self._collect()
         self._raise()
 
     def make_folder(self, rel: str) -> None:
@@ -139,45 +125,45 @@ class Stager:
         self._folders.make(rel)
 
     def close(self, drop: bool = False) -> None:
-        """Stop the writers once they have done what they hold (at once, dropping it, with
+        """Stop the writer once it has done what it holds (at once, dropping it, with
         `drop`)."""
         if drop and self._failure is None:
             self._failure = StagingFailed(OSError("the build was stopped"), "")
-        writers, self._writers = self._writers, []
-        for writer in writers:
-            if drop:
-                writer.kill()
-            for stream in (writer.stdin, writer.stdout):
-                try:
-                    if stream is not None:
-                        stream.close()
-                except OSError:  # a writer already gone: nothing was left to hand over
-                    pass
-        for writer in writers:
-            writer.wait()
+        writer, self._writer = self._writer, None
+        if writer is None:
+            return
+        if drop:
+            writer.kill()
+        for stream in (writer.stdin, writer.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:  # a writer already gone: nothing was left to hand over
+                pass
+        writer.wait()
 
     def _raise(self) -> None:
         if self._failure is not None:
             raise self._failure
 
-    def _send(self, writer: subprocess.Popen[bytes], kind: bytes, rel: str,
-              content: bytes) -> None:
+    def _send(self, kind: bytes, rel: str, content: bytes) -> None:
+        assert self._writer is not None
         path = rel.encode("utf-8", "surrogateescape")
-        backlog = self._backlogs.setdefault(writer.pid, _Backlog())
-        backlog.add(_HEADER.pack(kind, len(path), len(content)) + path, content)
+        self._backlog.add(_HEADER.pack(kind, len(path), len(content)) + path, content)
         try:
-            backlog.send(writer, wait=kind == _FLUSH or backlog.size > BACKLOG_BYTES)
+            self._backlog.send(self._writer,
+                               wait=kind == _FLUSH or self._backlog.size > BACKLOG_BYTES)
         except (BrokenPipeError, ValueError):
-            self._collect(writer)  # the writer's own refusal, when it said one before it stopped
+            self._collect()  # the writer's own refusal, when it said one before it stopped
             if self._failure is None:
                 self._failure = _stopped(rel)
             raise self._failure from None
 
-    def _collect(self, writer: subprocess.Popen[bytes]) -> None:
-        """Read a writer's answer: a refusal, or "done"."""
-        assert writer.stdout is not None
+    def _collect(self) -> None:
+        """Read the writer's answer: a refusal, or "done"."""
+        assert self._writer is not None and self._writer.stdout is not None
         try:
-            line = writer.stdout.readline()
+            line = self._writer.stdout.readline()
         except OSError:
             line = b""
         if line == _DONE:

@@ -19,7 +19,7 @@ from tests.conftest import REPO
 
 def test_files_are_created_by_another_process_in_folders_made_first(tmp_path: Path) -> None:
     stager = Stager(tmp_path)
-    assert stager._writers and stager._writers[0].pid != os.getpid()
+    assert stager._writer is not None and stager._writer.pid != os.getpid()
     pages = {f"project/adr/{n:04d}-x/index.html": f"page {n}".encode() * 500
              for n in range(300)}
     for rel, content in pages.items():
@@ -32,12 +32,13 @@ def test_files_are_created_by_another_process_in_folders_made_first(tmp_path: Pa
     assert (tmp_path / "empty.txt").read_bytes() == b""
     assert os.listdir(os.fsencode(tmp_path / "caf\u00e9")) == [b"\xff.md"]
     stager.close()
-    assert stager._writers == []
+    assert stager._writer is None
 
 
 def test_the_build_runs_ahead_of_a_writer_that_is_behind(tmp_path: Path) -> None:
     stager = Stager(tmp_path)
-    writer = stager._writers[0]
+    writer = stager._writer
+    assert writer is not None
     os.kill(writer.pid, signal.SIGSTOP)  # a writer stuck on a slow disk
     try:
         started = time.monotonic()
@@ -75,9 +76,9 @@ def test_a_refused_file_is_raised_with_its_path_and_nothing_after_it_is_created(
 
 def test_a_writer_that_is_killed_is_one_error_not_a_hang(tmp_path: Path) -> None:
     stager = Stager(tmp_path)
-    assert stager._writers
-    stager._writers[0].kill()
-    stager._writers[0].wait()
+    assert stager._writer is not None
+    stager._writer.kill()
+    stager._writer.wait()
     with pytest.raises(StagingFailed) as raised:
         for n in range(1000):
             stager.write(f"{n}.html", b"x" * 10_000)
@@ -108,7 +109,7 @@ def test_the_writer_dies_with_the_build(tmp_path: Path) -> None:
               "from site_builder.render.staging import Stager\n"
               f"s = Stager(Path({str(tmp_path)!r}))\n"
               "s.write('a.html', b'x'); s.flush()\n"
-              "print(s._writers[0].pid, flush=True)\n"
+              "print(s._writer.pid, flush=True)\n"
               "time.sleep(60)\n")
     build = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     assert build.stdout is not None
