@@ -112,7 +112,12 @@ class _CompiledTemplates(jinja2.BytecodeCache):
             except OSError:  # not compiled yet, or the cache was deleted: compile
                 code = None
         if code is not None:
-            bucket.bytecode_from_string(code)
+            try:
+                bucket.bytecode_from_string(code)
+            except Exception:  # unpickling a damaged entry raises any kind of error
+                # An entry damaged on disk (the rename keeps builds from reading half a
+                # file, not a disk or another program from spoiling one): compile again.
+                bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         code = bucket.bytecode_to_string()

@@ -147,3 +147,18 @@ def test_an_archive_template_is_kept_compiled_in_its_own_cache(
     build_site(site_root, jobs=1, force=True)
     assert compiled == []  # the archive's template from its cache, the rest from the machine's
     assert "<!-- ours -->" in (site_root / "_site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_damaged_compiled_template_is_compiled_again(
+        site_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "machine-cache"))
+    build_site(site_root, jobs=1)
+    pages = (site_root / "_site" / "index.html").read_bytes()
+    for entry in theme_module.machine_cache().iterdir():
+        kept = entry.read_bytes()
+        entry.write_bytes(kept[:40] + b"garbage")  # Jinja's own header, then nothing usable
+    compiled = _counting_compiles(monkeypatch)
+    shutil.rmtree(site_root / "_site")
+    build_site(site_root, jobs=1)
+    assert "base.html" in compiled
+    assert (site_root / "_site" / "index.html").read_bytes() == pages
