@@ -284,6 +284,8 @@ def test_keyboard_users_get_a_skip_link_and_a_visible_focus(site: Site, browser:
     assert box is not None and box["y"] >= 0
     assert skip.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
     page.keyboard.press("Enter")
+    # Following the link updates the address a moment later on a loaded machine.
+    page.wait_for_function("location.hash === '#main'", timeout=10_000)
     assert page.url.endswith("#main")
 
 
