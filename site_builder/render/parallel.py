@@ -1,33 +1,55 @@
 """`process_map`: run a function over many items in worker processes, on every core.
 
-Workers are started fresh (spawned), not forked: a forked worker's resident memory counts
-everything its parent had loaded, so two forked workers after loading a 10,000-record
-archive tripled the build's memory. A spawned worker holds only the modules it imports and
-what its initializer builds from small, picklable arguments; the items carry the rest.
+Workers are forked where that is safe and cheap: on Linux, from a process that runs a single
+thread (a build) and holds little (FORK_MEMORY). A forked worker starts in milliseconds with
+the renderer its parent already imported, so even a small archive's bodies pay for one; the
+objects the parent holds are frozen out of the cyclic collector first (`gc.freeze`), so that
+the workers' collections do not copy the pages they share with it. Elsewhere (`serve`, which
+runs threads; macOS, where system libraries are unsafe after a fork; a large loaded archive)
+workers are spawned: a fresh interpreter that imports the renderer itself, about 0.3 s of CPU
+each, so they are started only for work that pays for that.
 """
 
 from __future__ import annotations
 
+import gc
 import itertools
 import math
 import multiprocessing
 import multiprocessing.spawn
 import os
+import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from site_builder.render.lifeline import die_with_parent
+
 T = TypeVar("T")
 R = TypeVar("R")
 
 # Below this many items, or this much work (in the units of `weight`: characters of
-# Markdown for bodies), starting worker processes costs more than it saves. A worker takes
-# about 0.3 s of CPU to start (an interpreter, the renderer, Pygments and nh3), on the other
-# core while this process loads and writes; rendering runs at about 4 MB of Markdown a second
-# here (cmark-gfm, sanitising and Pygments), so 2 MB is half a second of this process's time.
+# Markdown for bodies), starting spawned worker processes costs more than it saves. A spawned
+# worker takes about 0.3 s of CPU to start (an interpreter, the renderer, Pygments and nh3), on
+# the other core while this process loads and writes; rendering runs at about 4 MB of Markdown
+# a second here (cmark-gfm, sanitising and Pygments), so 2 MB is half a second of this
+# process's time.
 PARALLEL_FROM = 200
 PARALLEL_WEIGHT = 2_000_000
+# The same for forked workers, which cost a few milliseconds to start: one pays from about
+# 25 ms of rendering (the bench's 100 records hold 0.57 MB, and one forked worker took about
+# a tenth off their build). Each worker compiles the Pygments lexers it meets again (0.1 s
+# for the usual seven languages), so each further one needs FORK_WEIGHT_EACH of work.
+FORK_FROM = 10
+FORK_WEIGHT = 100_000
+FORK_WEIGHT_EACH = 2_000_000
+# A forked worker comes to hold its own copy of every page its parent writes to after the
+# fork (the parent's reference counts do, page after page), so workers are forked only from a
+# process that holds less than this (45 MB at 1,000 records, 162 MB at 10,000, where a forked
+# build peaked at 423 MB against 323 MB spawned; the spawn's start costs little there).
+FORK_MEMORY = 100 << 20
 # Batches each worker may have done or in hand before the caller takes their results: the
 # workers render faster than pages are written, and every result not yet taken is held in
 # this process (at 10,000 records, all of them: 170 MB of HTML).
@@ -51,7 +73,7 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
                 initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = (),
                 weight: int | None = None, finish: Callable[[], None] | None = None,
                 ahead: int | None = IN_FLIGHT) -> Results[R]:
-    """`function(item)` for every item, in order, computed by `jobs` worker processes
+    """`function(item)` for every item, in order, computed by up to `jobs` worker processes
     (default: one per CPU), each set up once by `initializer(*initargs)`. `finish()`, when
     given, runs where the items were computed before their results are handed over: after
     each batch in a worker, after each item in this process (to commit what they stored).
@@ -60,23 +82,103 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
 
     The workers start at once, before the first result is asked for, so the caller can do
     other work while they compute. `function` and `initializer` must be module-level
-    functions (`finish` too); items, `initargs` and results must pickle. With one job, fewer than
-    PARALLEL_FROM items or a `weight` (the work all items hold) under PARALLEL_WEIGHT,
-    everything runs in this process instead, one item each time a
-    result is asked for. Results come in order as they arrive; an exception in a worker is
-    raised here, and WorkersFailed when the workers cannot start or one dies (at once: a
-    broken pool is not waited on). Iterate to the end or `close()` the results: closing
-    early stops the workers and drops the work not started yet.
+    functions (`finish` too); items and results must pickle, and `initargs` too where workers
+    are spawned. How many workers the work pays for is `workers_for` (its `weight`: the work
+    all items hold); with none, or one job, everything runs in this process instead, one item
+    each time a result is asked for. Results come in order as they arrive; an exception in a
+    worker is raised here, and WorkersFailed when the workers cannot start or one dies (at
+    once: a broken pool is not waited on). Iterate to the end or `close()` the results:
+    closing early stops the workers and drops the work not started yet.
     """
-    jobs = jobs or default_jobs()
-    if (jobs < 2 or len(items) < PARALLEL_FROM
-            or (weight is not None and weight < PARALLEL_WEIGHT)):
+    method = start_method()
+    jobs = workers_for(len(items), weight, jobs or default_jobs(), method)
+    if jobs == 0:
         return Results(_in_this_process(function, items, initializer, initargs, finish))
     # Small batches keep every worker busy to the end; batches at all keep the number of
     # messages between processes low.
     size = max(1, min(64, math.ceil(len(items) / (jobs * 8))))
     batches = [(function, list(items[start:start + size]), finish)
                for start in range(0, len(items), size)]
+    pool = _forked(jobs, initializer, initargs) if method == "fork" else _spawned(
+        jobs, initializer, initargs)
+    waiting = iter(batches)
+    # Forked workers start at the first submission; what this process holds then is left
+    # out of the cyclic collector for as long as it takes (see the module docstring), and
+    # nothing is left in its output buffers for a worker to write out a second time.
+    frozen = method == "fork"
+    if frozen:
+        _flush_output()
+        gc.freeze()
+    try:  # the first batches now, so the workers start at once
+        submitted = deque(pool.submit(_run, batch)
+                          for batch in itertools.islice(
+                              waiting, None if ahead is None else jobs * ahead))
+    except BaseException as error:
+        pool.shutdown(wait=False, cancel_futures=True)
+        if isinstance(error, (OSError, BrokenExecutor)):
+            raise WorkersFailed(_failed(error, started=False)) from None
+        raise
+    finally:
+        if frozen:
+            gc.unfreeze()
+    return Results(_in_order(pool, submitted, waiting), pool)
+
+
+def start_method() -> str:
+    """How this process starts workers: "fork" on Linux from a single thread holding less
+    than FORK_MEMORY, else "spawn"."""
+    if (sys.platform.startswith("linux") and threading.active_count() == 1
+            and _peak_memory() < FORK_MEMORY):
+        return "fork"
+    return "spawn"
+
+
+def _peak_memory() -> int:
+    """The most this process has held in memory so far, in bytes (Linux counts KiB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def workers_for(count: int, weight: int | None, jobs: int, method: str) -> int:
+    """How many of `jobs` workers started by `method` pay for `count` items holding `weight`
+    (None: unknown) of work; 0 when the work is better done in this process, and always with
+    one job (`--jobs 1`: render in this process)."""
+    if jobs < 2:
+        return 0
+    if method == "fork":
+        if count < FORK_FROM or (weight is not None and weight < FORK_WEIGHT):
+            return 0
+        return jobs if weight is None else max(1, min(jobs, weight // FORK_WEIGHT_EACH))
+    if count < PARALLEL_FROM or (weight is not None and weight < PARALLEL_WEIGHT):
+        return 0
+    return jobs
+
+
+def _flush_output() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # closed, or a broken pipe: nothing to write twice
+            pass
+
+
+def _forked(jobs: int, initializer: Callable[..., None] | None,
+            initargs: tuple[Any, ...]) -> ProcessPoolExecutor:
+    """A pool whose workers are forked at its first submission: they inherit `initargs`
+    rather than receive a copy, and no resource tracker is needed (the pool's semaphores are
+    unlinked at once where processes fork)."""
+    try:
+        return ProcessPoolExecutor(
+            max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+            initializer=_initialise, initargs=(os.getpid(), None, initializer, initargs))
+    except OSError as error:
+        raise WorkersFailed(_failed(error, started=False)) from None
+
+
+def _spawned(jobs: int, initializer: Callable[..., None] | None,
+             initargs: tuple[Any, ...]) -> ProcessPoolExecutor:
     context = multiprocessing.get_context("spawn")
     executable = os.fsdecode(multiprocessing.spawn.get_executable())
     if not os.access(executable, os.X_OK):
@@ -92,21 +194,11 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
         arguments.cancel_join_thread()  # copies no worker took must not hold up the exit
         for _ in range(jobs):
             arguments.put(initargs)
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                   initializer=_initialise, initargs=(arguments, initializer))
+        return ProcessPoolExecutor(
+            max_workers=jobs, mp_context=context, initializer=_initialise,
+            initargs=(os.getpid(), arguments, initializer, None))
     except OSError as error:
         raise WorkersFailed(_failed(error, started=False)) from None
-    waiting = iter(batches)
-    try:  # the first batches now, so the workers start at once
-        submitted = deque(pool.submit(_run, batch)
-                          for batch in itertools.islice(
-                              waiting, None if ahead is None else jobs * ahead))
-    except BaseException as error:
-        pool.shutdown(wait=False, cancel_futures=True)
-        if isinstance(error, (OSError, BrokenExecutor)):
-            raise WorkersFailed(_failed(error, started=False)) from None
-        raise
-    return Results(_in_order(pool, submitted, waiting), pool)
 
 
 _Batch = tuple[Callable[[Any], Any], list[Any], Callable[[], None] | None]
@@ -175,9 +267,13 @@ class Results(Iterator[R]):
             self._pool = None
 
 
-def _initialise(arguments: Any, initializer: Callable[..., None] | None) -> None:
-    """A worker's start: take one copy of the initializer's arguments and run it."""
-    initargs = arguments.get()
+def _initialise(parent: int, arguments: Any, initializer: Callable[..., None] | None,
+                initargs: tuple[Any, ...] | None) -> None:
+    """A worker's start: end with `parent`, take its initializer's arguments (inherited, or
+    one copy from the `arguments` queue) and run it."""
+    die_with_parent(parent)
+    if initargs is None:
+        initargs = arguments.get()
     if initializer is not None:
         initializer(*initargs)
 

@@ -25,13 +25,14 @@ import json
 import os
 import posixpath
 import select
-import signal
 import struct
 import subprocess
 import sys
 from collections import deque
 from pathlib import Path
 from typing import IO
+
+from site_builder.render.lifeline import die_with_parent
 
 # A frame: the kind, the length of the path, the length of the content; then both.
 _HEADER = struct.Struct("!cII")
@@ -43,7 +44,6 @@ PIPE_BYTES = 1 << 20
 BACKLOG_BYTES = 16 << 20
 _IOV_MAX = 512
 _F_SETPIPE_SZ = 1031  # fcntl.F_SETPIPE_SZ (Linux), absent from Python 3.11's fcntl
-_PR_SET_PDEATHSIG = 1  # prctl(2), Linux
 
 
 class StagingFailed(Exception):
@@ -262,7 +262,7 @@ def _widen(pipe: IO[bytes]) -> None:
 def serve_forever() -> None:
     """The writer process: create the files framed on standard input under the folder named
     by the first argument, until the input ends."""
-    _die_with_parent()
+    die_with_parent(os.getppid())
     folders = Folders(Path(sys.argv[1]))
     source = open(0, "rb", buffering=PIPE_BYTES)  # noqa: SIM115 - the process's own input
     answers = open(1, "wb", buffering=0)  # noqa: SIM115 - the process's own output
@@ -284,20 +284,6 @@ def serve_forever() -> None:
             except StagingFailed as failed:
                 failure = failed
                 answers.write(_said(failure))  # seen by the build's next write
-
-
-def _die_with_parent() -> None:
-    """Be killed when the build is (Linux): a build killed mid-way must not leave a writer
-    that goes on creating files in the staging folder the next build removes."""
-    parent = os.getppid()
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (ImportError, OSError, AttributeError):  # not Linux: the pipe's end stops it
-        return
-    if os.getppid() != parent:  # the build died before the call took effect
-        os._exit(1)
 
 
 def _said(failure: StagingFailed) -> bytes:

@@ -18,6 +18,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from site_builder.render.site import build_site
 from tests.conftest import edit_text, run_cli
 from tests.render.test_kill import digest, siblings
@@ -155,23 +157,30 @@ def test_a_second_build_waits_for_the_first_and_says_so(site_root: Path) -> None
 
 
 WRAPPER = """
-import multiprocessing, runpy, sys
+import errno, multiprocessing, os, runpy, sys
 from site_builder.render import parallel
-parallel.PARALLEL_FROM = 2  # the fixture's five bodies go to workers,
-parallel.PARALLEL_WEIGHT = 0  # however little Markdown they hold
-multiprocessing.set_executable("/nonexistent/python3")  # which cannot start
+parallel.PARALLEL_FROM = parallel.FORK_FROM = 2  # the fixture's five bodies go to workers,
+parallel.PARALLEL_WEIGHT = parallel.FORK_WEIGHT = 0  # however little Markdown they hold,
+parallel.start_method = lambda: {method!r}
+multiprocessing.set_executable("/nonexistent/python3")  # which cannot be spawned
+
+def no_fork():  # nor forked: the system's limit of processes is reached
+    raise OSError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+
+os.fork = no_fork
 sys.argv[0] = "site_builder"
 runpy.run_module("site_builder", run_name="__main__", alter_sys=True)
 """
 
 
-def test_workers_that_cannot_start_fail_the_build_at_once(site_root: Path,
-                                                          tmp_path: Path) -> None:
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_workers_that_cannot_start_fail_the_build_at_once(site_root: Path, tmp_path: Path,
+                                                          method: str) -> None:
     build_site(site_root, jobs=1)
     before = digest(site_root / "_site")
     retitle(site_root)
     wrapper = tmp_path / "broken_workers.py"
-    wrapper.write_text(WRAPPER)
+    wrapper.write_text(WRAPPER.format(method=method))
     done = subprocess.run([sys.executable, str(wrapper), "build", "--root", str(site_root),
                            "--jobs", "2"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1

@@ -223,10 +223,20 @@ def test_the_render_cache_drops_entries_no_build_needs(built: tuple[Path, BuildR
     assert len(before - after) == len(after - before) == 1
 
 
+def _workers_always(monkeypatch: pytest.MonkeyPatch, method: str, fewest: int = 1) -> None:
+    """Bodies go to workers started by `method`, however few and small (from `fewest`)."""
+    monkeypatch.setattr(parallel, "start_method", lambda: method)
+    for name in ("PARALLEL_FROM", "FORK_FROM"):
+        monkeypatch.setattr(parallel, name, fewest)
+    for name in ("PARALLEL_WEIGHT", "FORK_WEIGHT"):
+        monkeypatch.setattr(parallel, name, 0)
+    monkeypatch.setattr(parallel, "FORK_WEIGHT_EACH", 1)
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_worker_processes_store_the_bodies_they_render(
-        site_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 1)
-    monkeypatch.setattr(parallel, "PARALLEL_WEIGHT", 0)
+        site_root: Path, monkeypatch: pytest.MonkeyPatch, method: str) -> None:
+    _workers_always(monkeypatch, method)
     first = build_site(site_root, jobs=2)
     assert (first.rendered, first.cached) == (5, 0)
     pages = tree(site_root / "_site")
@@ -271,10 +281,11 @@ def test_an_unreadable_cache_is_replaced(built: tuple[Path, BuildResult],
     assert tree(site_dir) == before
 
 
+@pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_worker_processes_build_the_same_site(example_root: Path, tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 4)
-    monkeypatch.setattr(parallel, "PARALLEL_WEIGHT", 0)  # example-site is too small to pay
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              method: str) -> None:
+    _workers_always(monkeypatch, method, fewest=4)
     alone = build_site(example_root, output=tmp_path / "alone", jobs=1, cache=False)
     pooled = build_site(example_root, output=tmp_path / "pooled", jobs=2)
     assert pooled.rendered == alone.rendered == alone.records > 16
