@@ -47,7 +47,7 @@ FORK_WEIGHT = 100_000
 FORK_WEIGHT_EACH = 2_000_000
 # A forked worker comes to hold its own copy of every page its parent writes to after the
 # fork (the parent's reference counts do, page after page), so workers are forked only from a
-# process that holds less than this (45 MB at 1,000 records, 162 MB at 10,000, where a forked
+# process that holds less than this now (46 MB at 1,000 records, 162 MB at 10,000, where a forked
 # build peaked at 423 MB against 323 MB spawned; the spawn's start costs little there).
 FORK_MEMORY = 100 << 20
 # Batches each worker may have done or in hand before the caller takes their results: the
@@ -128,16 +128,20 @@ def start_method() -> str:
     """How this process starts workers: "fork" on Linux from a single thread holding less
     than FORK_MEMORY, else "spawn"."""
     if (sys.platform.startswith("linux") and threading.active_count() == 1
-            and _peak_memory() < FORK_MEMORY):
+            and _resident_memory() < FORK_MEMORY):
         return "fork"
     return "spawn"
 
 
-def _peak_memory() -> int:
-    """The most this process has held in memory so far, in bytes (Linux counts KiB)."""
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+def _resident_memory() -> int:
+    """The bytes of memory this process holds now (Linux), or more than FORK_MEMORY when
+    that cannot be read. Not getrusage's peak: Linux carries that over from the process that
+    exec'd this one (a bench or a test runner holding far more than a build)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return FORK_MEMORY
 
 
 def workers_for(count: int, weight: int | None, jobs: int, method: str) -> int:
