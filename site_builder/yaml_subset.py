@@ -27,8 +27,10 @@ class Unsupported(Exception):
 
 
 # Characters PyYAML rejects or treats as line breaks, tabs, and a BOM: all left to PyYAML.
+# Listed, not as the complement of what is allowed: a class of wide ranges after `^` takes
+# the regex compiler 7 ms at every start, this one 0.7 ms.
 _LEAVE_TO_PYYAML = re.compile(
-    "[^\x0a\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 # One row per line: (indent, "-" of a list item, key of a `key:` line, the rest of the line).
 _LINE = re.compile(r"^( *)(?:(-)(?: +|$)|([A-Za-z0-9_][A-Za-z0-9_.-]*):(?: +|$))?(.*)$",
                    re.MULTILINE)

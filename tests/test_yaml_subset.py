@@ -240,3 +240,14 @@ def test_the_generator_mostly_produces_accepted_documents() -> None:
 
     count()
     assert accepted >= 36
+
+
+def test_what_is_left_to_pyyaml_is_what_pyyaml_reads_otherwise_at_every_code_point() -> None:
+    """The characters PyYAML's reader refuses, its line breaks, tab and BOM: every one, and
+    nothing else, sends a text to PyYAML."""
+    refused = yaml.reader.Reader.NON_PRINTABLE
+    special = set("\t\r\x85\u2028\u2029\ufeff")
+    differ = [hex(point) for point in range(0x110000)
+              if bool(yaml_subset._LEAVE_TO_PYYAML.match(chr(point)))
+              != (bool(refused.match(chr(point))) or chr(point) in special)]
+    assert differ == []

@@ -19,7 +19,9 @@ from site_builder.render.urls import Urls, encode_path
 from site_builder.site_paths import FEED, NOT_FOUND_PAGE, SITEMAP
 
 FEED_ENTRIES = 50
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# What XML 1.0's Char production leaves out, listed (compiled in a tenth of the time of
+# its complement, `[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]`).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # What XML needs escaped in text, and in a double-quoted attribute value (where a literal
 # tab or line break would be read back as a space). xml.sax.saxutils does the same, but
 # importing it loads urllib.request, http.client and ssl: 20 ms of every build's start.

@@ -230,3 +230,17 @@ def test_the_feed_stops_at_fifty_entries(site_root: Path, count: int) -> None:
     build_site(site_root, jobs=1)
     feed = ET.parse(site_root / "_site/feed.xml").getroot()
     assert len(feed.findall(f"{ATOM}entry")) == 50
+
+
+def _xml_char(point: int) -> bool:
+    """XML 1.0's Char production (§2.2)."""
+    return (point in (0x9, 0xA, 0xD) or 0x20 <= point <= 0xD7FF or 0xE000 <= point <= 0xFFFD
+            or 0x10000 <= point <= 0x10FFFF)
+
+
+def test_the_feed_drops_exactly_what_xml_cannot_hold() -> None:
+    from site_builder.render import feeds
+
+    differ = [hex(point) for point in range(0x110000)
+              if bool(feeds._NOT_XML.match(chr(point))) == _xml_char(point)]
+    assert differ == []
