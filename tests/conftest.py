@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,3 +61,20 @@ def edit_text(path: Path, old: str, new: str) -> None:
     text = path.read_text()
     assert old in text
     path.write_text(text.replace(old, new))
+
+
+def process_alive(pid: int) -> bool:
+    """True while the process `pid` runs (Linux); one that ended but was not yet reaped by
+    its parent (a zombie) has ended."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def wait_until_gone(pids: list[int], seconds: float = 10) -> None:
+    """Wait up to `seconds` for every process of `pids` to end."""
+    deadline = time.monotonic() + seconds
+    while any(process_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.02)

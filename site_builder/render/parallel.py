@@ -210,8 +210,8 @@ _Batch = tuple[Callable[[Any], Any], list[Any], Callable[[], None] | None]
 
 def _in_order(pool: ProcessPoolExecutor, submitted: deque[Future[list[Any]]],
               waiting: Iterator[_Batch]) -> Iterator[Any]:
-    """The items of each batch's result in turn, submitting one more batch for each batch
-    taken: the workers stay IN_FLIGHT batches ahead of the caller, never further."""
+    """The items of each batch's result in turn, submitting one more batch (when one is left
+    `waiting`) for each batch taken: the workers stay as far ahead as they started."""
     while submitted:
         done = submitted.popleft().result()
         batch = next(waiting, None)

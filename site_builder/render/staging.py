@@ -9,7 +9,7 @@ call, and the build thread, rendering, gives it up only every 5 ms. With the bui
 3,000 files and 1,500 folders took that thread 46–50 s instead of the 0.1–3.5 s the same calls
 take alone; a separate process creates them in the time they take alone, on the other core.
 
-The writer (`python -m site_builder.render.staging`, see `serve_forever`) reads frames from a
+The writer (`serve_forever`, in `python -I -S` with this package alone) reads frames from a
 pipe, creates each file in the order handed over, each folder before its first file, and
 answers only at a flush: with the first refusal (after which it creates nothing more) or with
 "done". The refusal is raised, with the path it concerns, by the build thread's next call
@@ -239,7 +239,8 @@ def _start_writer(root: Path) -> subprocess.Popen[bytes] | None:
     code = (f"import sys; sys.path.insert(0, {str(package)!r}); "
             "from site_builder.render.staging import serve_forever; serve_forever()")
     try:
-        writer = subprocess.Popen([sys.executable, "-I", "-S", "-c", code, os.fspath(root)],
+        writer = subprocess.Popen([sys.executable, "-I", "-S", "-c", code, os.fspath(root),
+                                   str(os.getpid())],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   bufsize=0, close_fds=True)
     except OSError:
@@ -261,8 +262,9 @@ def _widen(pipe: IO[bytes]) -> None:
 
 def serve_forever() -> None:
     """The writer process: create the files framed on standard input under the folder named
-    by the first argument, until the input ends."""
-    die_with_parent(os.getppid())
+    by the first argument, until the input ends; the second names the build's process (a
+    writer whose build died before it started exits at once)."""
+    die_with_parent(int(sys.argv[2]))
     folders = Folders(Path(sys.argv[1]))
     source = open(0, "rb", buffering=PIPE_BYTES)  # noqa: SIM115 - the process's own input
     answers = open(1, "wb", buffering=0)  # noqa: SIM115 - the process's own output

@@ -8,14 +8,13 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
 from site_builder.render import parallel
 from site_builder.render.parallel import process_map
+from tests.conftest import REPO, process_alive, wait_until_gone
 
-REPO = Path(__file__).resolve().parents[2]
 _offset = 0
 
 
@@ -203,13 +202,11 @@ def test_the_workers_die_with_the_build(method: str) -> None:
                              stderr=subprocess.DEVNULL, cwd=REPO)
     assert build.stdout is not None
     workers = [int(pid) for pid in build.stdout.readline().split()]
-    assert len(workers) == 2 and all(_alive(pid) for pid in workers)
+    assert len(workers) == 2 and all(process_alive(pid) for pid in workers)
     os.kill(build.pid, signal.SIGKILL)
     build.wait()
-    deadline = time.monotonic() + 10
-    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert not any(_alive(pid) for pid in workers)
+    wait_until_gone(workers)
+    assert not any(process_alive(pid) for pid in workers)
 
 
 def _first_at_once(n: int) -> int:
@@ -217,10 +214,3 @@ def _first_at_once(n: int) -> int:
         time.sleep(60)
     return n
 
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            return stat.read().split(") ", 1)[1][0] != "Z"
-    except FileNotFoundError:
-        return False

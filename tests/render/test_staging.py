@@ -14,7 +14,7 @@ import pytest
 
 from site_builder.render import staging
 from site_builder.render.staging import Stager, StagingFailed
-from tests.conftest import REPO
+from tests.conftest import REPO, process_alive, wait_until_gone
 
 
 def test_files_are_created_by_another_process_in_folders_made_first(tmp_path: Path) -> None:
@@ -117,15 +117,6 @@ def test_the_writer_dies_with_the_build(tmp_path: Path) -> None:
     assert (tmp_path / "a.html").exists()
     os.kill(build.pid, signal.SIGKILL)
     build.wait()
-    deadline = time.monotonic() + 10
-    while _alive(writer) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert not _alive(writer)
+    wait_until_gone([writer])
+    assert not process_alive(writer)
 
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            return stat.read().split(") ", 1)[1][0] != "Z"
-    except FileNotFoundError:
-        return False
