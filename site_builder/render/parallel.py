@@ -121,7 +121,7 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
     finally:
         if frozen:
             gc.unfreeze()
-    return Results(_in_order(pool, submitted, waiting), pool)
+    return Results(_in_order(pool, submitted, waiting), pool, started=method == "fork")
 
 
 def start_method() -> str:
@@ -245,21 +245,25 @@ def _in_this_process(function: Callable[[T], R], items: Sequence[T],
 class Results(Iterator[R]):
     """The results of one `process_map`, in order; `close()` stops what is still running."""
 
-    def __init__(self, results: Iterator[R], pool: ProcessPoolExecutor | None = None) -> None:
+    def __init__(self, results: Iterator[R], pool: ProcessPoolExecutor | None = None,
+                 started: bool = False) -> None:
         self._results = results
         self._pool = pool
-        self._taken = 0
+        # Whether the workers are known to have started: forked ones run from the moment
+        # they are submitted to; a spawned interpreter that has not answered yet may have
+        # failed to start.
+        self._started = started
 
     def __next__(self) -> R:
         try:
             result = next(self._results)
         except BrokenExecutor as error:
             self.close(wait=False)  # the pool is broken: nothing is left to wait for
-            raise WorkersFailed(_failed(error, started=self._taken > 0)) from None
+            raise WorkersFailed(_failed(error, started=self._started)) from None
         except BaseException:  # the end, or a worker's exception: no work remains
             self.close()
             raise
-        self._taken += 1
+        self._started = True
         return result
 
     def close(self, wait: bool = True) -> None:

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from site_builder.render import parallel
-from site_builder.render.parallel import process_map
+from site_builder.render.parallel import WorkersFailed, process_map
 from tests.conftest import REPO, process_alive, wait_until_gone
 
 _offset = 0
@@ -207,6 +207,21 @@ def test_the_workers_die_with_the_build(method: str) -> None:
     build.wait()
     wait_until_gone(workers)
     assert not any(process_alive(pid) for pid in workers)
+
+
+def _killed(n: int) -> int:
+    os.kill(os.getpid(), signal.SIGKILL)
+    return n
+
+
+def test_a_forked_worker_killed_midway_is_said_to_have_stopped(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not "could not start": a forked worker runs from the moment it is submitted to."""
+    monkeypatch.setattr(parallel, "start_method", lambda: "fork")
+    monkeypatch.setattr(parallel, "FORK_FROM", 1)
+    with pytest.raises(WorkersFailed, match=r"^a render worker process stopped without an "
+                                             r"answer"):
+        list(process_map(_killed, range(4), jobs=2))
 
 
 def _first_at_once(n: int) -> int:
