@@ -25,7 +25,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from site_builder.render.lifeline import die_with_parent
+from site_builder.render.lifeline import become_helper, starting_helpers
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -110,9 +110,10 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
         _flush_output()
         gc.freeze()
     try:  # the first batches now, so the workers start at once
-        submitted = deque(pool.submit(_run, batch)
-                          for batch in itertools.islice(
-                              waiting, None if ahead is None else jobs * ahead))
+        with starting_helpers():
+            submitted = deque(pool.submit(_run, batch)
+                              for batch in itertools.islice(
+                                  waiting, None if ahead is None else jobs * ahead))
     except BaseException as error:
         pool.shutdown(wait=False, cancel_futures=True)
         if isinstance(error, (OSError, BrokenExecutor)):
@@ -277,9 +278,9 @@ class Results(Iterator[R]):
 
 def _initialise(parent: int, arguments: Any, initializer: Callable[..., None] | None,
                 initargs: tuple[Any, ...] | None) -> None:
-    """A worker's start: end with `parent`, take its initializer's arguments (inherited, or
+    """A worker's start: a helper of `parent` (lifeline), then its initializer's arguments (inherited, or
     one copy from the `arguments` queue) and run it."""
-    die_with_parent(parent)
+    become_helper(parent)
     if initargs is None:
         initargs = arguments.get()
     if initializer is not None:

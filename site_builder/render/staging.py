@@ -32,7 +32,7 @@ from collections import deque
 from pathlib import Path
 from typing import IO
 
-from site_builder.render.lifeline import die_with_parent
+from site_builder.render.lifeline import become_helper, starting_helpers
 
 # A frame: the kind, the length of the path, the length of the content; then both.
 _HEADER = struct.Struct("!cII")
@@ -239,10 +239,11 @@ def _start_writer(root: Path) -> subprocess.Popen[bytes] | None:
     code = (f"import sys; sys.path.insert(0, {str(package)!r}); "
             "from site_builder.render.staging import serve_forever; serve_forever()")
     try:
-        writer = subprocess.Popen([sys.executable, "-I", "-S", "-c", code, os.fspath(root),
-                                   str(os.getpid())],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  bufsize=0, close_fds=True)
+        with starting_helpers():
+            writer = subprocess.Popen([sys.executable, "-I", "-S", "-c", code,
+                                       os.fspath(root), str(os.getpid())],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      bufsize=0, close_fds=True)
     except OSError:
         return None
     assert writer.stdin is not None
@@ -264,7 +265,7 @@ def serve_forever() -> None:
     """The writer process: create the files framed on standard input under the folder named
     by the first argument, until the input ends; the second names the build's process (a
     writer whose build died before it started exits at once)."""
-    die_with_parent(int(sys.argv[2]))
+    become_helper(int(sys.argv[2]))
     folders = Folders(Path(sys.argv[1]))
     source = open(0, "rb", buffering=PIPE_BYTES)  # noqa: SIM115 - the process's own input
     answers = open(1, "wb", buffering=0)  # noqa: SIM115 - the process's own output

@@ -12,6 +12,7 @@ import contextlib
 import fcntl
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.render.site import build_site
-from tests.conftest import edit_text, run_cli
+from tests.conftest import edit_text, process_alive, run_cli, wait_until_gone
 from tests.render.test_kill import digest, siblings
 
 
@@ -189,6 +190,64 @@ def test_workers_that_cannot_start_fail_the_build_at_once(site_root: Path, tmp_p
     assert ours[0].startswith("site-builder: render worker processes could not start")
     assert ours[0].endswith("; try again with --jobs 1 to render in this process")
     assert "Traceback" not in done.stderr
+    assert digest(site_root / "_site") == before
+
+
+INTERRUPTED = """
+import runpy, sys, time
+from site_builder.render import pages, parallel
+parallel.start_method = lambda: {method!r}
+parallel.PARALLEL_FROM = parallel.FORK_FROM = 2  # the fixture's five bodies go to workers
+parallel.PARALLEL_WEIGHT = parallel.FORK_WEIGHT = 0
+parallel.FORK_WEIGHT_EACH = 1
+render_pages = pages.render_pages
+
+def slowly(*args, **kwargs):  # the writer and the workers are running by now
+    print("writing pages", flush=True)
+    time.sleep(60)
+    return render_pages(*args, **kwargs)
+
+pages.render_pages = slowly
+sys.argv[0] = "site_builder"
+runpy.run_module("site_builder", run_name="__main__", alter_sys=True)
+"""
+
+
+def _group(leader: int) -> list[int]:
+    """The processes of the process group `leader` leads."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with (contextlib.suppress(OSError, IndexError),
+                  open(f"/proc/{entry}/stat", encoding="ascii") as stat):
+                if int(stat.read().rsplit(") ", 1)[1].split()[2]) == leader:
+                    members.append(int(entry))
+    return members
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_ctrl_c_stops_the_build_and_its_helpers_without_a_traceback(
+        site_root: Path, tmp_path: Path, method: str) -> None:
+    """Ctrl-C reaches every process of the terminal's group: the writer and the workers leave
+    it to the build, which stops them, changes nothing and exits 130."""
+    build_site(site_root, jobs=1)
+    before = digest(site_root / "_site")
+    retitle(site_root)
+    wrapper = tmp_path / "interrupted.py"
+    wrapper.write_text(INTERRUPTED.format(method=method))
+    build = subprocess.Popen([sys.executable, str(wrapper), "build", "--root", str(site_root),
+                              "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True)
+    assert build.stdout is not None
+    assert build.stdout.readline() == "writing pages\n"
+    helpers = [pid for pid in _group(build.pid) if pid != build.pid]
+    assert len(helpers) >= 3  # the writer and two workers
+    os.killpg(build.pid, signal.SIGINT)
+    _, stderr = build.communicate(timeout=60)
+    assert build.returncode == 130
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    wait_until_gone(helpers)
+    assert not any(process_alive(pid) for pid in helpers)
     assert digest(site_root / "_site") == before
 
 
