@@ -278,8 +278,8 @@ class Results(Iterator[R]):
 
 def _initialise(parent: int, arguments: Any, initializer: Callable[..., None] | None,
                 initargs: tuple[Any, ...] | None) -> None:
-    """A worker's start: a helper of `parent` (lifeline), then its initializer's arguments (inherited, or
-    one copy from the `arguments` queue) and run it."""
+    """A worker's start: a helper of `parent` (see lifeline), then its initializer, run with
+    its arguments (inherited, or one copy from the `arguments` queue)."""
     become_helper(parent)
     if initargs is None:
         initargs = arguments.get()
