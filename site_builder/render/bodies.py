@@ -185,19 +185,24 @@ class _Worker:
         self.renderer = BodyRenderer(SourceLinks(*table), markdown)
         self.cache = BodyCache(*cache) if cache is not None else None
         self.elsewhere = multiprocessing.parent_process() is not None
+        self.unstored: list[tuple[str, RenderedBody]] = []
 
     def __call__(self, job: Job) -> tuple[str, RenderedBody | None]:
         record_id, key, page, path, body = job
         rendered = self.renderer.render(Origin(page, Path(path)), body)
         if self.cache is not None:
-            self.cache.store(key, rendered)
+            self.unstored.append((key, rendered))
             if self.elsewhere:
                 return record_id, None
         return record_id, rendered
 
     def finish(self) -> None:
-        if self.cache is not None:
-            self.cache.commit()
+        """Store what was rendered since the last call, in one transaction (see
+        `BodyCache.store_all`): two workers storing each body as it came held SQLite's
+        write lock by turns for a whole batch, so one mostly slept."""
+        if self.cache is not None and self.unstored:
+            self.cache.store_all(self.unstored)
+            self.unstored = []
 
 
 # The worker of this process: set up once per process by `_start`, used for every job.

@@ -7,11 +7,11 @@ SQLite keeps the entries in one file, reads them back by key, and lets a `serve`
 of the same archive use the cache at once (write-ahead log: readers never wait for the writer).
 
 The processes that render bodies add them (a build's workers, or the build itself when it
-renders in one process): each commits what it added at the end of every batch of work, so a
-concurrent writer never waits long, and a body is in the database before the build asks for it
-back. The HTML is kept as it is, beside a small JSON of its headings and assets: escaping 170 MB
-of HTML into JSON cost a 10,000-record build 2 s. The cache is disposable: an unreadable
-database is replaced by an empty one.
+renders in one process): each stores a batch of work once it is rendered, in one transaction,
+so a concurrent writer never waits long, and a body is in the database before the build asks
+for it back. The HTML is kept as it is, beside a small JSON of its headings and assets:
+escaping 170 MB of HTML into JSON cost a 10,000-record build 2 s. The cache is disposable:
+an unreadable database is replaced by an empty one.
 """
 
 from __future__ import annotations
@@ -78,17 +78,19 @@ class BodyCache:
 
     def store(self, key: str, body: RenderedBody) -> None:
         """Add one entry; it is committed within COMMIT_EVERY entries, or by `commit()`."""
-        meta = json.dumps({"toc": [[t.level, t.anchor, t.title] for t in body.toc],
-                           "assets": list(body.assets)}, ensure_ascii=False)
         with self._lock:
-            self._connection().execute(
-                f"INSERT OR REPLACE INTO {_TABLE} (key, html, meta) VALUES (?, ?, ?)",
-                (key, body.html, meta))
-            if self._keys is not None:  # a worker that only adds never reads them all
-                self._keys.add(key)
-            self._added += 1
+            self._insert([(key, body)])
             if self._added >= COMMIT_EVERY:
                 self._commit()
+
+    def store_all(self, entries: list[tuple[str, RenderedBody]]) -> None:
+        """Add the entries and commit them, in one short transaction: a worker renders its
+        batch first and stores it after, so that it holds the database's write lock for
+        milliseconds, not for as long as rendering takes (SQLite lets one process write at a
+        time; the other workers would sleep in its busy handler meanwhile)."""
+        with self._lock:
+            self._insert(entries)
+            self._commit()
 
     def commit(self) -> None:
         """Make every entry added so far visible to other processes."""
@@ -118,6 +120,17 @@ class BodyCache:
                 self._keys = None
 
     # ---- the database, under the lock -------------------------------------------------------
+
+    def _insert(self, entries: list[tuple[str, RenderedBody]]) -> None:
+        rows = [(key, body.html,
+                 json.dumps({"toc": [[t.level, t.anchor, t.title] for t in body.toc],
+                             "assets": list(body.assets)}, ensure_ascii=False))
+                for key, body in entries]
+        self._connection().executemany(
+            f"INSERT OR REPLACE INTO {_TABLE} (key, html, meta) VALUES (?, ?, ?)", rows)
+        if self._keys is not None:  # a worker that only adds never reads them all
+            self._keys.update(key for key, _ in entries)
+        self._added += len(entries)
 
     def _commit(self) -> None:
         if self._db is not None and self._db.in_transaction:
