@@ -41,7 +41,8 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
                  write: Callable[[str, str | bytes], None],
                  only: Container[str] | None = None,
                  progress: Callable[[int, int], None] | None = None,
-                 checkpoint: Callable[[], None] | None = None) -> int:
+                 checkpoint: Callable[[], None] | None = None,
+                 search_index: bool = True) -> int:
     """Write every HTML page (home, projects, records, tags, timeline, search, 404), the
     theme files, and the Mermaid release when a page written has a diagram, through
     `write(rel_path, data)`; return the number of pages written.
@@ -51,6 +52,8 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
     a cost in proportion to them: `serve` re-renders what an edit touched this way. A path in
     `only` that names no file is skipped (the page no longer exists). `checkpoint()` is
     called now and then while the search index analyses the records; raising there stops.
+    Without `search_index`, the caller writes the index (a build has it computed in a worker
+    process meanwhile: `search.index_files`).
     """
     wanted = (lambda path: True) if only is None else only.__contains__
     site = SitePages(archive, bodies, urls, Theme(archive.config.root))
@@ -62,7 +65,7 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
     # selection writes it last, since it takes the longest and the pages are what a
     # reader of `serve` is waiting for.
     index_first = only is None
-    if index_first:
+    if index_first and search_index:
         _write_index(archive, write, wanted, checkpoint)
     # Counting the plan costs no rendering: every path is known up front.
     total = sum(1 for page in site.planned() if wanted(page.path)) if progress else 0
@@ -84,7 +87,7 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
             count += 1
             if progress:
                 progress(count, total)
-    if not index_first:
+    if not index_first and search_index:
         _write_index(archive, write, wanted, checkpoint)
     return count
 

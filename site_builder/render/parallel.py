@@ -23,7 +23,8 @@ import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
-from typing import Any, TypeVar
+from multiprocessing.connection import Connection
+from typing import Any, Generic, TypeVar
 
 from site_builder.render.lifeline import become_helper, starting_helpers
 
@@ -123,6 +124,85 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
         if frozen:
             gc.unfreeze()
     return Results(_in_order(pool, submitted, waiting), pool, started=method == "fork")
+
+
+def in_background(function: Callable[..., R], *args: Any,
+                  jobs: int | None = None) -> Background[R]:
+    """`function(*args)` computed in a forked worker process while this one goes on, when
+    workers are forked (`start_method`) and more than one of `jobs` may run (default: one
+    per CPU); otherwise in this process, when its result is first asked for. The worker
+    inherits the function and its arguments, so only the result is pickled, and it starts no
+    thread here: a `process_map` started after it still forks its workers."""
+    if (jobs or default_jobs()) < 2 or start_method() != "fork":
+        return Background(function, args)
+    context = multiprocessing.get_context("fork")
+    receiving, sending = context.Pipe(duplex=False)
+    process = context.Process(target=_in_background, daemon=True,
+                              args=(os.getpid(), sending, function, args))
+    _flush_output()
+    gc.freeze()  # as for forked workers: see the module docstring
+    try:
+        with starting_helpers():
+            process.start()
+    except OSError as error:
+        receiving.close()
+        raise WorkersFailed(_failed(error, started=False)) from None
+    finally:
+        gc.unfreeze()
+        sending.close()
+    return Background(function, args, process, receiving)
+
+
+class Background(Generic[R]):
+    """The result of one `in_background` call: `result()` waits for it (an exception the
+    function raised is raised there), `close()` stops a worker whose result is not wanted."""
+
+    def __init__(self, function: Callable[..., R], args: tuple[Any, ...],
+                 process: multiprocessing.process.BaseProcess | None = None,
+                 receiving: Connection | None = None) -> None:
+        self._function = function
+        self._args = args
+        self._process = process
+        self._receiving = receiving
+
+    def result(self) -> R:
+        """The function's result (ask once)."""
+        if self._receiving is None:
+            return self._function(*self._args)
+        try:
+            done, value = self._receiving.recv()
+        except (EOFError, OSError) as error:
+            raise WorkersFailed(_failed(error, started=True)) from None
+        finally:
+            self.close()
+        if not done:
+            raise value
+        return value
+
+    def close(self) -> None:
+        if self._receiving is not None:
+            self._receiving.close()
+            self._receiving = None
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.terminate()
+            self._process.join()
+            self._process = None
+
+
+def _in_background(parent: int, sending: Connection, function: Callable[..., Any],
+                   args: tuple[Any, ...]) -> None:
+    become_helper(parent)
+    try:
+        answer: tuple[bool, Any] = (True, function(*args))
+    except Exception as error:  # raised in the build's process, as process_map's are
+        answer = (False, error)
+    try:
+        sending.send(answer)
+    except BrokenPipeError:  # the build stopped waiting
+        pass
+    except Exception as error:  # an exception that does not pickle
+        sending.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
 
 
 def start_method() -> str:

@@ -167,5 +167,11 @@ class SearchIndex:
         yield f"{OUTPUT_DIR}/words.json", _json(self.typo_words)
 
 
+def index_files(archive: Archive) -> list[tuple[str, bytes]]:
+    """(site path, bytes) of every file of the archive's index, the manifest first: what a
+    build computes in a worker process while it writes the pages (`in_background`)."""
+    return list(SearchIndex(archive).files())
+
+
 def _json(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

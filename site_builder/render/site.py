@@ -29,6 +29,8 @@ from site_builder.render.body_cache import BodyCache
 from site_builder.render.links import asset_source
 from site_builder.render.lock import build_lock
 from site_builder.render.output import Output
+from site_builder.render.parallel import Background, in_background
+from site_builder.render.search import index_files
 from site_builder.render.stamp import (
     Stamp,
     forget_stamp,
@@ -160,9 +162,10 @@ def _write(archive: Archive, target: Path, jobs: int | None, cache: bool, inputs
     config, findings = archive.config, archive.findings
     body_cache = (BodyCache(config.cache_dir / "cache" / "bodies", environment_key(archive))
                   if cache else None)
+    index = in_background(index_files, archive, jobs=jobs)  # before the body workers start
     bodies, stats = render_bodies(archive, body_cache, jobs)
     with Output(target) as out:
-        page_count = _write_site(archive, bodies, out, report)
+        page_count = _write_site(archive, bodies, index, out, report)
         if cache:
             forget_stamp(config.cache_dir / "cache")
         out.commit()
@@ -221,28 +224,35 @@ def write_site(archive: Archive, out: SiteWriter, jobs: int | None = None,
     report = progress or (lambda stage, done, total: None)
     body_cache = BodyCache(archive.config.cache_dir / "cache" / "bodies",
                            environment_key(archive))
+    index = in_background(index_files, archive, jobs=jobs)
     bodies, _ = render_bodies(archive, body_cache, jobs)
-    _write_site(archive, bodies, out, report)
+    _write_site(archive, bodies, index, out, report)
     return bodies
 
 
-def _write_site(archive: Archive, bodies: RenderedBodies, out: SiteWriter,
+def _write_site(archive: Archive, bodies: RenderedBodies,
+                index: Background[list[tuple[str, bytes]]], out: SiteWriter,
                 report: Progress) -> int:
-    """Stage agent files, pages and linked assets while the bodies are still arriving;
-    returns the number of pages. The bodies are all in (or stopped, on an error) on return.
+    """Stage agent files, pages and linked assets while the bodies are still arriving and
+    the search `index` is computed; returns the number of pages. The bodies are all in (or
+    stopped, on an error) on return.
 
     The agent files come first: they need no body, so this process writes them while the
-    workers render. The sitemap needs the list of pages, so it comes last.
+    workers render. The index's files come after the pages, the sitemap last: it needs the
+    list of pages.
     """
     urls = Urls(archive.config)
     write = out.write
     try:
         write_artifacts(archive, urls, write, only=_ALL_BUT_SITEMAP)
         page_count = pages.render_pages(
-            archive, bodies, urls, write,
+            archive, bodies, urls, write, search_index=False,
             progress=lambda done, total: report("writing pages", done, total))
         bodies.wait()
+        for path, data in index.result():
+            write(path, data)
     finally:
+        index.close()
         bodies.close()  # stops the workers on an error; commits the cache either way
     report("finishing", 0, 0)
     html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
