@@ -120,3 +120,44 @@ def test_the_writer_dies_with_the_build(tmp_path: Path) -> None:
     wait_until_gone([writer])
     assert not process_alive(writer)
 
+
+
+def _flags(folder: Path) -> int | None:
+    """The folder's inode flags (lsattr), or None on a file system without them."""
+    import fcntl
+    import struct
+
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        return struct.unpack("i", fcntl.ioctl(fd, staging._FS_IOC_GETFLAGS, b"\0" * 4))[0]
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def test_the_staging_folder_spreads_its_folders_over_block_groups(tmp_path: Path) -> None:
+    """chattr +T on the staging folder, where the file system has inode flags (ext4 here)."""
+    before = _flags(tmp_path)
+    if before is None:
+        pytest.skip(f"{tmp_path} is on a file system without inode flags")
+    stage = tmp_path / "_site.tmp-1"
+    stage.mkdir()
+    staging.spread(stage)
+    flags = _flags(stage)
+    assert flags is not None and flags & staging._FS_TOPDIR_FL
+    assert not before & staging._FS_TOPDIR_FL  # the folder above is left as it was
+    lsattr = subprocess.run(["lsattr", "-d", str(stage)], capture_output=True, text=True)
+    assert lsattr.returncode == 0 and "T" in lsattr.stdout.split()[0]
+
+
+def test_spreading_is_harmless_where_the_flag_is_refused() -> None:
+    folder = Path("/dev/shm") / f"site-builder-test-{os.getpid()}"  # tmpfs refuses +T
+    folder.mkdir()
+    try:
+        before = _flags(folder)
+        staging.spread(folder)  # no error, nothing changed
+        assert folder.is_dir() and _flags(folder) == before
+        assert not (before or 0) & staging._FS_TOPDIR_FL
+    finally:
+        folder.rmdir()
