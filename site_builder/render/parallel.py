@@ -165,6 +165,12 @@ class Background(Generic[R]):
         self._process = process
         self._receiving = receiving
 
+    @property
+    def elsewhere(self) -> bool:
+        """True when a worker computes the result; False when this process will, when
+        asked."""
+        return self._process is not None
+
     def result(self) -> R:
         """The function's result (ask once)."""
         if self._receiving is None:

@@ -238,19 +238,26 @@ def _write_site(archive: Archive, bodies: RenderedBodies,
     stopped, on an error) on return.
 
     The agent files come first: they need no body, so this process writes them while the
-    workers render. The index's files come after the pages, the sitemap last: it needs the
-    list of pages.
+    workers render; so is the index when this process computes it. An index computed by a
+    worker is written once the pages are; the sitemap comes last: it needs the list of pages.
     """
     urls = Urls(archive.config)
     write = out.write
+
+    def write_index() -> None:
+        for path, data in index.result():
+            write(path, data)
+
     try:
         write_artifacts(archive, urls, write, only=_ALL_BUT_SITEMAP)
+        if not index.elsewhere:
+            write_index()
         page_count = pages.render_pages(
             archive, bodies, urls, write, search_index=False,
             progress=lambda done, total: report("writing pages", done, total))
         bodies.wait()
-        for path, data in index.result():
-            write(path, data)
+        if index.elsewhere:
+            write_index()
     finally:
         index.close()
         bodies.close()  # stops the workers on an error; commits the cache either way

@@ -104,3 +104,14 @@ def test_process_map_forks_its_workers_after_it(monkeypatch: pytest.MonkeyPatch)
 
 def _where_item(n: int) -> tuple[int, int, int]:
     return os.getpid(), n, 0
+
+
+def test_it_says_where_the_result_is_computed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build writes an index computed here first, while the body workers render, and
+    one computed by a worker after the pages."""
+    monkeypatch.setattr(parallel, "start_method", lambda: "spawn")
+    assert not in_background(_where, b"", 0, jobs=2).elsewhere
+    monkeypatch.setattr(parallel, "start_method", lambda: "fork")
+    background = in_background(_where, b"", 0, jobs=2)
+    assert background.elsewhere
+    background.close()
