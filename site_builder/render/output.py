@@ -26,7 +26,7 @@ from pathlib import Path
 from types import TracebackType
 
 from site_builder.render.journal import Commit, JournalError, recover, siblings
-from site_builder.render.staging import Stager, StagingFailed, spread
+from site_builder.render.staging import Stager, StagingFailed
 
 
 class OutputError(Exception):
@@ -75,7 +75,6 @@ class Output:
                 raise OutputError(f"{self.target} exists and is not a folder; not "
                                   "replacing it")
             self.stage.mkdir()
-            spread(self.stage)
         except JournalError as error:
             raise OutputError(str(error)) from None
         except OSError as error:

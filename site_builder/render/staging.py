@@ -46,39 +46,6 @@ _IOV_MAX = 512
 _F_SETPIPE_SZ = 1031  # fcntl.F_SETPIPE_SZ (Linux), absent from Python 3.11's fcntl
 
 
-# ioctl(2) requests and the inode flag of chattr(1)'s `T`, from <linux/fs.h>.
-_FS_IOC_GETFLAGS, _FS_IOC_SETFLAGS = 0x80086601, 0x40086602
-_FS_TOPDIR_FL = 0x00020000
-
-
-def spread(folder: Path) -> None:
-    """Mark the new staging `folder` as the top of unrelated hierarchies (`chattr +T`): ext2/3/4
-    then spread the folders made directly in it (each project's, the tags', the assets') over
-    block groups apart, as they do the folders at a file system's root, rather than put every
-    inode of the site in the group of the folder above.
-
-    Where a large folder was deleted moments before, as a previous output is, a new inode is
-    checked against each recently deleted one of its group in turn (on ext4 without a
-    journal, as measured here), so a build's creation time grew with the square of its files
-    in that one group: 2.3–2.5 s of system time for 1,000 records' 3,248 inodes, 0.6–1.0 s
-    spread. Elsewhere (another file system, or one that refuses the flag) nothing changes."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import fcntl
-
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    except (ImportError, OSError):
-        return
-    try:
-        flags = struct.unpack("i", fcntl.ioctl(fd, _FS_IOC_GETFLAGS, b"\0" * 4))[0]
-        fcntl.ioctl(fd, _FS_IOC_SETFLAGS, struct.pack("i", flags | _FS_TOPDIR_FL))
-    except OSError:  # no such flags here (tmpfs, btrfs, NFS, …): the default placement
-        pass
-    finally:
-        os.close(fd)
-
-
 class StagingFailed(Exception):
     """A staged file or folder could not be created: `error` is the OSError, `rel` the path
     (relative to the staging folder) it was for."""
