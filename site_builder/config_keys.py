@@ -166,9 +166,10 @@ SOURCE_FORMAT = Table(
             shown_default="none"),
     ))
 
-PROJECT = Table("_project.yml", "`content/<project>/_project.yml`, optional", (
+PROJECT = Table("_project.yml", "`content/<project>/_project.yml`, or in the folder of a "
+                "`format` source (for its project), optional", (
     Key("name", "string", None, "The project's name on pages.", "Site reliability",
-        shown_default="the folder name"),
+        shown_default="the folder name (a `format` source's `project`)"),
     Key("description", "string", "", "One line about the project.", "How we run production"),
     Key("owners", "list of strings", None, "Who answers for the project's decisions.",
         "[alice, bob]", shown_default="none"),

@@ -71,16 +71,17 @@ def _stamp(stat: os.stat_result) -> tuple[int, int]:
     return stat.st_size, stat.st_mtime_ns
 
 
-def _load_project(path: Path, folder: Path, config: SiteConfig,
-                  cache: LoaderCache) -> tuple[Project, list[Finding]]:
-    """The project of `folder`, from its `_project.yml` when there is one."""
-    project_id = folder.name
+def _load_project(path: Path, folder: Path, config: SiteConfig, cache: LoaderCache,
+                  project_id: str | None = None) -> tuple[Project, list[Finding]]:
+    """The project of `folder` (its name, unless `project_id`), from its `_project.yml` when
+    there is one."""
+    project_id = project_id or folder.name
     try:
         stamp = _stamp(path.stat())
     except FileNotFoundError:
         return Project(id=project_id, name=project_id, path=folder), []
     cached = cache.projects.get(path)
-    if cached and cached[0] == (stamp, config.fields):
+    if cached and cached[0] == (stamp, config.fields, project_id):
         return cached[1], cached[2]
     data, checker = read_yaml_mapping(path)
     checker.unknown_keys(data, _PROJECT_KEYS, PROJECT_FILE)
@@ -107,7 +108,7 @@ def _load_project(path: Path, folder: Path, config: SiteConfig,
         owners=tuple(str(o) for o in owners), order=order,
         fields=parse_fields(data.get("fields"), checker, inherited=config.fields), path=folder,
     )
-    cache.projects[path] = ((stamp, config.fields), project, checker.findings)
+    cache.projects[path] = ((stamp, config.fields, project_id), project, checker.findings)
     return project, checker.findings
 
 
@@ -231,7 +232,13 @@ def _load_foreign(config: SiteConfig, content: ContentRoot, projects: dict[str, 
         findings.append(Finding(config.path, content.line, "error", (
             f"project '{spec.project}' has the name of the site's own {spec.project}/ "
             "pages; choose another 'project'")))
-    project = projects.setdefault(spec.project, foreign.project_of(config, content))
+    project = projects.get(spec.project)
+    if project is None:
+        project = projects[spec.project] = _foreign_project(config, content, cache, findings)
+    elif (content.path / PROJECT_FILE).is_file():
+        findings.append(Finding(content.path / PROJECT_FILE, 1, "warning", (
+            f"not read: project '{spec.project}' is described by the first folder that "
+            "provides it")))
     fingerprint.append(project)
     settled, problems = foreign.read_folder(config, content, project, cache.foreign,
                                             fingerprint)
@@ -242,6 +249,20 @@ def _load_foreign(config: SiteConfig, content: ContentRoot, projects: dict[str, 
         if item.record is not None:
             records.append(item.record)
     return records
+
+
+def _foreign_project(config: SiteConfig, content: ContentRoot, cache: LoaderCache,
+                     findings: list[Finding]) -> Project:
+    """The project of a foreign folder: its name, description, owners, order and fields from
+    a `_project.yml` in the folder when there is one (no record file is named so), with the
+    list fields kept from the format. The first folder of a project describes it."""
+    kept = foreign.project_of(config, content)
+    described, problems = _load_project(content.path / PROJECT_FILE, content.path, config,
+                                        cache, project_id=kept.id)
+    findings.extend(problems)
+    own = {f.name for f in described.fields}
+    return replace(described, id=kept.id, path=None, fields=(
+        *described.fields, *(f for f in kept.fields if f.name not in own)))
 
 
 def _claimed_twice(config: SiteConfig, project_id: str, first: tuple[ContentRoot, Path],

@@ -81,3 +81,44 @@ def test_non_record_files_of_the_folder_are_not_read(tmp_path: Path) -> None:
     archive = load_archive(root)
     assert [r.slug for r in archive.records] == ["0001-use-go"]
     assert archive.findings == ()
+
+
+def test_a_project_yml_in_the_folder_describes_its_project(tmp_path: Path) -> None:
+    root = archive_with(tmp_path, "    format: nygard\n    project: tools\n")
+    archive = load_archive(root)
+    assert archive.projects["tools"].name == "tools"  # without one: the project's id
+    (root / "doc/adr/_project.yml").write_text(
+        "name: Tooling\ndescription: What we build with.\nowners: [ana]\norder: 2\n"
+        "fields:\n  - {name: cost, type: number}\n")
+    archive = load_archive(root)
+    project = archive.projects["tools"]
+    assert (project.name, project.description, project.owners, project.order) == (
+        "Tooling", "What we build with.", ("ana",), 2)
+    names = [f.name for f in project.fields]
+    assert names[0] == "cost" and "consulted" in names  # the format's kept fields stay
+    assert not [f for f in archive.findings if f.level == "error"]
+    assert [r.id for r in archive.records] == ["tools/adr/0001-use-go"]  # not a record
+
+
+def test_a_bad_project_yml_in_the_folder_is_an_error_at_its_line(tmp_path: Path) -> None:
+    root = archive_with(tmp_path, "    format: nygard\n    project: tools\n")
+    (root / "doc/adr/_project.yml").write_text("name: Tooling\nowner: [ana]\n")
+    findings = [f for f in load_archive(root).findings if f.level == "error"]
+    assert [(f.path.name, f.line) for f in findings] == [("_project.yml", 2)]
+    assert "owner" in findings[0].message
+
+
+def test_a_second_folder_of_the_project_is_not_read_for_its_description(
+        tmp_path: Path) -> None:
+    root = archive_with(tmp_path, "    format: nygard\n    project: tools\n"
+                                  "  - path: doc/rfc\n    format: nygard\n    project: tools\n"
+                                  "    type: rfc\n")
+    (root / "doc/rfc").mkdir()
+    (root / "doc/rfc/0001-use-go.md").write_text(RECORD)
+    (root / "doc/adr/_project.yml").write_text("name: Tooling\n")
+    (root / "doc/rfc/_project.yml").write_text("name: Other\n")
+    archive = load_archive(root)
+    assert archive.projects["tools"].name == "Tooling"
+    [warning] = [f for f in archive.findings if f.level == "warning"
+                 and f.path.name == "_project.yml"]
+    assert warning.path == root / "doc/rfc/_project.yml" and "not read" in warning.message
