@@ -21,19 +21,20 @@ from site_builder.archive.archive import Archive, Project
 from site_builder.archive.bulk import paused_gc
 from site_builder.archive.checks import cross_check
 from site_builder.archive.origins import ContentRoot
+from site_builder.archive.project_file import (
+    PROJECT_FILE,
+    ProjectCache,
+    foreign_project,
+    read_project,
+)
 from site_builder.archive.records import FILE_NAME, Record, RecordContext, parse_record
 from site_builder.archive.static import static_clashes
-from site_builder.config import SiteConfig, load_config, parse_fields, read_yaml_mapping
-from site_builder.config_keys import PROJECT
+from site_builder.config import SiteConfig, load_config
 from site_builder.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
 from site_builder.findings import Finding
 from site_builder.site_paths import RESERVED_FOLDERS
 
 __all__ = ["ContentRoot", "LoaderCache", "load_archive", "reload_records"]
-
-PROJECT_FILE = "_project.yml"
-_PROJECT_KEYS = PROJECT.names
-
 
 @dataclass(slots=True)
 class _Parsed:
@@ -58,58 +59,13 @@ class LoaderCache:
     """
 
     files: dict[str, _Parsed] = field(default_factory=dict)
-    projects: dict[Path, tuple[Any, Project, list[Finding]]] = field(default_factory=dict)
+    projects: ProjectCache = field(default_factory=dict)
     last: tuple[Any, Archive] | None = None
     contexts: dict[Any, Any] = field(default_factory=dict)
     # Sources whose clone failed in this process (see site_builder.sources.resolve), kept
     # here so a long-lived server does not retry the network on every call.
     failed_sources: dict[Any, Finding] = field(default_factory=dict)
     foreign: foreign.ForeignCache = field(default_factory=foreign.ForeignCache)
-
-
-def _stamp(stat: os.stat_result) -> tuple[int, int]:
-    return stat.st_size, stat.st_mtime_ns
-
-
-def _load_project(path: Path, folder: Path, config: SiteConfig, cache: LoaderCache,
-                  project_id: str | None = None) -> tuple[Project, list[Finding]]:
-    """The project of `folder` (its name, unless `project_id`), from its `_project.yml` when
-    there is one."""
-    project_id = project_id or folder.name
-    try:
-        stamp = _stamp(path.stat())
-    except FileNotFoundError:
-        return Project(id=project_id, name=project_id, path=folder), []
-    cached = cache.projects.get(path)
-    if cached and cached[0] == (stamp, config.fields, project_id):
-        return cached[1], cached[2]
-    data, checker = read_yaml_mapping(path)
-    checker.unknown_keys(data, _PROJECT_KEYS, PROJECT_FILE)
-    name = data.get("name", project_id)
-    if not isinstance(name, str) or not name.strip():
-        checker.error("'name' must be a non-empty string", "name")
-        name = project_id
-    owners = data.get("owners") or []
-    if isinstance(owners, str):
-        owners = [owners]
-    if not isinstance(owners, list) or not all(isinstance(o, str) for o in owners):
-        checker.error("'owners' must be a list of strings", "owners")
-        owners = [o for o in owners if isinstance(o, str)] if isinstance(owners, list) else []
-    order = data.get("order")
-    if order is not None and (isinstance(order, bool) or not isinstance(order, int)):
-        checker.error("'order' must be a whole number", "order")
-        order = None
-    description = data.get("description") or PROJECT.default("description")
-    if not isinstance(description, str):
-        checker.error("'description' must be a string", "description")
-        description = ""
-    project = Project(
-        id=project_id, name=name, description=description,
-        owners=tuple(str(o) for o in owners), order=order,
-        fields=parse_fields(data.get("fields"), checker, inherited=config.fields), path=folder,
-    )
-    cache.projects[path] = ((stamp, config.fields, project_id), project, checker.findings)
-    return project, checker.findings
 
 
 # The content roots of an archive: given the config and the loader cache's failed clones,
@@ -193,8 +149,8 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
                 findings.append(Finding(folder, 1, "error", (
                     f"project folder '{project_id}' has the name of the site's own "
                     f"{project_id}/ pages; rename the folder")))
-            project, project_findings = _load_project(folder / PROJECT_FILE, folder, config,
-                                                      cache)
+            project, project_findings = read_project(folder / PROJECT_FILE, folder, config,
+                                                     cache.projects)
             projects[project_id] = project
             findings.extend(project_findings)
             fingerprint.append(project)
@@ -234,7 +190,8 @@ def _load_foreign(config: SiteConfig, content: ContentRoot, projects: dict[str, 
             "pages; choose another 'project'")))
     project = projects.get(spec.project)
     if project is None:
-        project = projects[spec.project] = _foreign_project(config, content, cache, findings)
+        project = projects[spec.project] = foreign_project(config, content, cache.projects,
+                                                           findings)
     elif (content.path / PROJECT_FILE).is_file():
         findings.append(Finding(content.path / PROJECT_FILE, 1, "warning", (
             f"not read: project '{spec.project}' is described by the first folder that "
@@ -249,20 +206,6 @@ def _load_foreign(config: SiteConfig, content: ContentRoot, projects: dict[str, 
         if item.record is not None:
             records.append(item.record)
     return records
-
-
-def _foreign_project(config: SiteConfig, content: ContentRoot, cache: LoaderCache,
-                     findings: list[Finding]) -> Project:
-    """The project of a foreign folder: its name, description, owners, order and fields from
-    a `_project.yml` in the folder when there is one (no record file is named so), with the
-    list fields kept from the format. The first folder of a project describes it."""
-    kept = foreign.project_of(config, content)
-    described, problems = _load_project(content.path / PROJECT_FILE, content.path, config,
-                                        cache, project_id=kept.id)
-    findings.extend(problems)
-    own = {f.name for f in described.fields}
-    return replace(described, id=kept.id, path=None, fields=(
-        *described.fields, *(f for f in kept.fields if f.name not in own)))
 
 
 def _claimed_twice(config: SiteConfig, project_id: str, first: tuple[ContentRoot, Path],
