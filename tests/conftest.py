@@ -8,7 +8,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -78,3 +78,25 @@ def wait_until_gone(pids: list[int], seconds: float = 10) -> None:
     deadline = time.monotonic() + seconds
     while any(process_alive(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.02)
+
+
+class MemorySite:
+    """A SiteWriter that keeps every file's bytes, in the order they were written."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+        self.written: set[str] = set()
+
+    def write(self, rel: str, data: str | bytes | Iterable[bytes]) -> None:
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        elif not isinstance(data, bytes):
+            data = b"".join(data)
+        self.files[rel] = data
+        self.written.add(rel)
+
+    def copy(self, rel: str, source: Path) -> None:
+        self.write(rel, source.read_bytes())
+
+    def exists(self, rel: str) -> bool:
+        return rel in self.files

@@ -149,8 +149,7 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
                 findings.append(Finding(folder, 1, "error", (
                     f"project folder '{project_id}' has the name of the site's own "
                     f"{project_id}/ pages; rename the folder")))
-            project, project_findings = read_project(folder / PROJECT_FILE, folder, config,
-                                                     cache.projects)
+            project, project_findings = read_project(folder, config, cache.projects)
             projects[project_id] = project
             findings.extend(project_findings)
             fingerprint.append(project)

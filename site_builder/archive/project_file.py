@@ -26,11 +26,12 @@ def _stamp(stat: os.stat_result) -> tuple[int, int]:
     return stat.st_size, stat.st_mtime_ns
 
 
-def read_project(path: Path, folder: Path, config: SiteConfig, cache: ProjectCache,
+def read_project(folder: Path, config: SiteConfig, cache: ProjectCache,
                  project_id: str | None = None) -> tuple[Project, list[Finding]]:
     """The project of `folder` (its name, unless `project_id`), from its `_project.yml` when
     there is one."""
     project_id = project_id or folder.name
+    path = folder / PROJECT_FILE
     try:
         stamp = _stamp(path.stat())
     except FileNotFoundError:
@@ -67,16 +68,14 @@ def read_project(path: Path, folder: Path, config: SiteConfig, cache: ProjectCac
     return project, checker.findings
 
 
-
 def foreign_project(config: SiteConfig, content: ContentRoot, cache: ProjectCache,
                     findings: list[Finding]) -> Project:
     """The project of a foreign folder: its name, description, owners, order and fields from
     a `_project.yml` in the folder when there is one (no record file is named so), with the
     list fields kept from the format. The first folder of a project describes it."""
     kept = foreign.project_of(config, content)
-    described, problems = read_project(content.path / PROJECT_FILE, content.path, config,
-                                        cache, project_id=kept.id)
+    described, problems = read_project(content.path, config, cache, project_id=kept.id)
     findings.extend(problems)
     own = {f.name for f in described.fields}
-    return replace(described, id=kept.id, path=None, fields=(
+    return replace(described, path=None, fields=(
         *described.fields, *(f for f in kept.fields if f.name not in own)))

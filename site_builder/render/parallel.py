@@ -23,6 +23,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any, Generic, TypeVar
 
@@ -103,15 +104,8 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
     pool = _forked(jobs, initializer, initargs) if method == "fork" else _spawned(
         jobs, initializer, initargs)
     waiting = iter(batches)
-    # Forked workers start at the first submission; what this process holds then is left
-    # out of the cyclic collector for as long as it takes (see the module docstring), and
-    # nothing is left in its output buffers for a worker to write out a second time.
-    frozen = method == "fork"
-    if frozen:
-        _flush_output()
-        gc.freeze()
-    try:  # the first batches now, so the workers start at once
-        with starting_helpers():
+    try:  # the first batches now, so the workers start at once (forked ones at the first)
+        with _starting(forked=method == "fork"):
             submitted = deque(pool.submit(_run, batch)
                               for batch in itertools.islice(
                                   waiting, None if ahead is None else jobs * ahead))
@@ -120,9 +114,6 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
         if isinstance(error, (OSError, BrokenExecutor)):
             raise WorkersFailed(_failed(error, started=False)) from None
         raise
-    finally:
-        if frozen:
-            gc.unfreeze()
     return Results(_in_order(pool, submitted, waiting), pool, started=method == "fork")
 
 
@@ -139,16 +130,13 @@ def in_background(function: Callable[..., R], *args: Any,
     receiving, sending = context.Pipe(duplex=False)
     process = context.Process(target=_in_background, daemon=True,
                               args=(os.getpid(), sending, function, args))
-    _flush_output()
-    gc.freeze()  # as for forked workers: see the module docstring
     try:
-        with starting_helpers():
+        with _starting(forked=True):
             process.start()
     except OSError as error:
         receiving.close()
         raise WorkersFailed(_failed(error, started=False)) from None
     finally:
-        gc.unfreeze()
         sending.close()
     return Background(function, args, process, receiving)
 
@@ -246,13 +234,26 @@ def workers_for(count: int, weight: int | None, jobs: int, method: str) -> int:
     return jobs
 
 
-def _flush_output() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):  # closed, or a broken pipe: nothing to write twice
-            pass
+@contextmanager
+def _starting(forked: bool) -> Iterator[None]:
+    """Around starting helper processes: Ctrl-C held back (`starting_helpers`); and for
+    forked ones, nothing left in this process's output buffers for a child to write out a
+    second time, and what this process holds left out of the cyclic collector while they
+    fork (see the module docstring)."""
+    if forked:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):  # closed, or a broken pipe: nothing to write twice
+                pass
+        gc.freeze()
+    try:
+        with starting_helpers():
+            yield
+    finally:
+        if forked:
+            gc.unfreeze()
 
 
 def _forked(jobs: int, initializer: Callable[..., None] | None,

@@ -24,7 +24,12 @@ from site_builder.confined import Refused
 from site_builder.findings import Finding, has_errors
 from site_builder.render import pages
 from site_builder.render.artifacts import write_artifacts
-from site_builder.render.bodies import RenderedBodies, environment_key, render_bodies
+from site_builder.render.bodies import (
+    BodyStats,
+    RenderedBodies,
+    environment_key,
+    render_bodies,
+)
 from site_builder.render.body_cache import BodyCache
 from site_builder.render.links import asset_source
 from site_builder.render.lock import build_lock
@@ -162,8 +167,7 @@ def _write(archive: Archive, target: Path, jobs: int | None, cache: bool, inputs
     config, findings = archive.config, archive.findings
     body_cache = (BodyCache(config.cache_dir / "cache" / "bodies", environment_key(archive))
                   if cache else None)
-    index = in_background(index_files, archive, jobs=jobs)  # before the body workers start
-    bodies, stats = render_bodies(archive, body_cache, jobs)
+    index, bodies, stats = _start_rendering(archive, body_cache, jobs)
     with Output(target) as out:
         page_count = _write_site(archive, bodies, index, out, report)
         if cache:
@@ -224,10 +228,18 @@ def write_site(archive: Archive, out: SiteWriter, jobs: int | None = None,
     report = progress or (lambda stage, done, total: None)
     body_cache = BodyCache(archive.config.cache_dir / "cache" / "bodies",
                            environment_key(archive))
-    index = in_background(index_files, archive, jobs=jobs)
-    bodies, _ = render_bodies(archive, body_cache, jobs)
+    index, bodies, _ = _start_rendering(archive, body_cache, jobs)
     _write_site(archive, bodies, index, out, report)
     return bodies
+
+
+def _start_rendering(archive: Archive, cache: BodyCache | None, jobs: int | None,
+                     ) -> tuple[Background[list[tuple[str, bytes]]], RenderedBodies, BodyStats]:
+    """Start the search index and the bodies. The index first: its worker is forked without
+    a thread, while the body workers' pool starts one, after which nothing more forks."""
+    index = in_background(index_files, archive, jobs=jobs)
+    bodies, stats = render_bodies(archive, cache, jobs)
+    return index, bodies, stats
 
 
 def _write_site(archive: Archive, bodies: RenderedBodies,

@@ -174,16 +174,24 @@ runpy.run_module("site_builder", run_name="__main__", alter_sys=True)
 """
 
 
-@pytest.mark.parametrize("method", ["fork", "spawn"])
-def test_workers_that_cannot_start_fail_the_build_at_once(site_root: Path, tmp_path: Path,
-                                                          method: str) -> None:
+def _edited_build(site_root: Path, wrapper: Path,
+                  script: str) -> tuple[dict[str, str], list[str]]:
+    """Build once, edit a record, and write `script` (a wrapper of the CLI) to `wrapper`:
+    the digest of the output before, and the command that builds the edit with two jobs."""
     build_site(site_root, jobs=1)
     before = digest(site_root / "_site")
     retitle(site_root)
-    wrapper = tmp_path / "broken_workers.py"
-    wrapper.write_text(WRAPPER.format(method=method))
-    done = subprocess.run([sys.executable, str(wrapper), "build", "--root", str(site_root),
-                           "--jobs", "2"], capture_output=True, text=True, timeout=60)
+    wrapper.write_text(script)
+    return before, [sys.executable, str(wrapper), "build", "--root", str(site_root),
+                    "--jobs", "2"]
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_workers_that_cannot_start_fail_the_build_at_once(site_root: Path, tmp_path: Path,
+                                                          method: str) -> None:
+    before, command = _edited_build(site_root, tmp_path / "broken_workers.py",
+                                    WRAPPER.format(method=method))
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     ours = [line for line in done.stderr.splitlines() if line.startswith("site-builder")]
     assert len(ours) == 1, done.stderr
@@ -230,13 +238,9 @@ def test_ctrl_c_stops_the_build_and_its_helpers_without_a_traceback(
         site_root: Path, tmp_path: Path, method: str) -> None:
     """Ctrl-C reaches every process of the terminal's group: the writer and the workers leave
     it to the build, which stops them, changes nothing and exits 130."""
-    build_site(site_root, jobs=1)
-    before = digest(site_root / "_site")
-    retitle(site_root)
-    wrapper = tmp_path / "interrupted.py"
-    wrapper.write_text(INTERRUPTED.format(method=method))
-    build = subprocess.Popen([sys.executable, str(wrapper), "build", "--root", str(site_root),
-                              "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    before, command = _edited_build(site_root, tmp_path / "interrupted.py",
+                                    INTERRUPTED.format(method=method))
+    build = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, start_new_session=True)
     assert build.stdout is not None
     assert build.stdout.readline() == "writing pages\n"

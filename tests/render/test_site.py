@@ -10,7 +10,7 @@ import pytest
 
 from site_builder.render import artifacts, parallel
 from site_builder.render.site import BuildRefused, BuildResult, UnsafeOutput, build_site
-from tests.conftest import run_cli
+from tests.conftest import MemorySite, run_cli
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -316,24 +316,6 @@ def test_an_edit_in_a_path_source_builds_again(example_root: Path) -> None:
     assert (again.up_to_date, again.rendered) == (False, 1)
 
 
-class _Recorded:
-    """A SiteWriter that keeps the order files are written in."""
-
-    def __init__(self) -> None:
-        self.written: set[str] = set()
-        self.order: list[str] = []
-
-    def write(self, rel: str, data: object) -> None:
-        self.written.add(rel)
-        self.order.append(rel)
-
-    def copy(self, rel: str, source: Path) -> None:
-        self.write(rel, b"")
-
-    def exists(self, rel: str) -> bool:
-        return rel in self.written
-
-
 @pytest.mark.parametrize(("method", "jobs", "index_first"),
                          [("fork", 2, False), ("spawn", 2, True), ("fork", 1, True)])
 def test_the_search_index_is_written_while_this_process_would_wait(
@@ -347,10 +329,11 @@ def test_the_search_index_is_written_while_this_process_would_wait(
 
     _workers_always(monkeypatch, method, fewest=4)
     archive = load_archive(example_root)
-    out = _Recorded()
+    out = MemorySite()
     write_site(archive, out, jobs=jobs)
-    manifest = out.order.index("assets/search/manifest.json")
-    pages = [at for at, rel in enumerate(out.order)
+    order = list(out.files)  # as written
+    manifest = order.index("assets/search/manifest.json")
+    pages = [at for at, rel in enumerate(order)
              if rel.endswith("/index.html") and rel.count("/") == 3]
     assert len(pages) == len(archive.records)
     assert (manifest < pages[0]) if index_first else (manifest > pages[-1])

@@ -7,7 +7,7 @@ set that names every file would pass that, so each edit must also leave record p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,32 +22,11 @@ from site_builder.render import search
 from site_builder.render.site import write_site
 from site_builder.serve import affected
 from site_builder.sources.load import load_archive
-
-
-class _Memory:
-    """A SiteWriter that keeps every file's bytes."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, bytes] = {}
-        self.written: set[str] = set()
-
-    def write(self, rel: str, data: str | bytes | Iterable[bytes]) -> None:
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-        elif not isinstance(data, bytes):
-            data = b"".join(data)
-        self.files[rel] = data
-        self.written.add(rel)
-
-    def copy(self, rel: str, source: Path) -> None:
-        self.write(rel, source.read_bytes())
-
-    def exists(self, rel: str) -> bool:
-        return rel in self.files
+from tests.conftest import MemorySite
 
 
 def _built(archive: Archive) -> dict[str, bytes]:
-    memory = _Memory()
+    memory = MemorySite()
     write_site(archive, memory, jobs=1)
     return memory.files
 
