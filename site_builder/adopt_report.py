@@ -35,7 +35,7 @@ def check_summary(root: Path) -> tuple[list[Finding], str]:
     archive = load_archive(root, config=config)
     errors = [f for f in archive.findings if f.level == "error"]
     if not errors:
-        return [], f"check passes: {len(archive.records)} records"
+        return [], f"check passes: {plural(len(archive.records), 'record')}"
     statuses = [f for f in errors if "status_map" in f.message]
     hint = (f"; {len(statuses)} need a status_map entry in site.yml" if statuses else "")
     counted = f"{plural(len(errors), 'error')} in {plural(len(archive.records), 'record')}"

@@ -117,3 +117,13 @@ def test_new_refuses_a_project_read_in_place(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "read from doc/adr in nygard format" in result.stderr
     assert sorted(p.name for p in (repo / "doc/adr").iterdir())[-1] == "README.md"
+
+
+def test_a_folder_of_one_record_is_counted_in_the_singular(tmp_path: Path) -> None:
+    repo = tmp_path / "one"
+    (repo / "doc/adr").mkdir(parents=True)
+    (repo / "doc/adr/0001-use-go.md").write_text(
+        "# 1. Use Go\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n")
+    result = run_cli("init", "--from", str(repo))
+    assert result.returncode == 0, result.stderr
+    assert "check passes: 1 record\n" in result.stderr
