@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -51,6 +52,30 @@ def test_the_build_runs_ahead_of_a_writer_that_is_behind(tmp_path: Path) -> None
     stager.flush()
     assert all((tmp_path / f"{n}/index.html").read_bytes() == bytes([n % 256]) * 20_000
                for n in range(200))
+    stager.close()
+
+
+def test_a_folder_for_this_thread_is_made_without_waiting_for_the_writer(
+        tmp_path: Path) -> None:
+    stager = Stager(tmp_path)
+    writer = stager._writer
+    assert writer is not None
+    os.kill(writer.pid, signal.SIGSTOP)  # it holds every file handed over, none created yet
+    resume = threading.Timer(3, os.kill, (writer.pid, signal.SIGCONT))  # a wait fails, not hangs
+    resume.start()
+    try:
+        for n in range(50):
+            stager.write(f"adr/{n:04d}.md", b"copy")
+        stager.make_folder("")  # llms-full.txt, streamed by the build thread itself
+        stager.make_folder("adr")  # a folder the writer is yet to make too
+        (tmp_path / "adr" / "streamed.txt").write_bytes(b"here")
+        assert not (tmp_path / "adr" / "0000.md").exists()  # nothing was waited for
+    finally:
+        resume.cancel()
+        os.kill(writer.pid, signal.SIGCONT)
+    stager.flush()
+    assert sorted(p.name for p in (tmp_path / "adr").iterdir()) == sorted(
+        [f"{n:04d}.md" for n in range(50)] + ["streamed.txt"])
     stager.close()
 
 
