@@ -65,8 +65,9 @@ def planned(archive: Archive, urls: Urls, html_pages: Iterable[str] = ()) -> Ite
     """Every agent-facing file, in the order they are written, with what each reads: a
     record's copy what its YAML block shows (`query.shown_by`), the others every record
     (or none)."""
+    copies = _Copies(archive)
     for record in archive.records:
-        yield Planned(urls.record_markdown(record), partial(query.markdown_copy, archive, record),
+        yield Planned(urls.record_markdown(record), partial(copies.copy, record),
                       partial(query.shown_by, archive, record))
     yield Planned(DECISIONS, lambda: _json(decisions(archive, urls), compact=True), EVERY)
     yield Planned(SCHEMA, lambda: _json(decisions_schema(archive.config), compact=False),
@@ -75,7 +76,7 @@ def planned(archive: Archive, urls: Urls, html_pages: Iterable[str] = ()) -> Ite
     yield Planned(LLMS, lambda: header() + llms_sections(archive, urls), EVERY)
     # Streamed, each copy made again: holding every copy at once would cost as much memory
     # as the whole archive.
-    yield Planned(LLMS_FULL, lambda: llms_full(archive, header()), EVERY)
+    yield Planned(LLMS_FULL, lambda: llms_full(archive, header(), copies.copy), EVERY)
     yield Planned(AGENTS, partial(agents_md, archive, urls), EVERY)
     yield Planned(FEED, partial(atom_feed, archive, urls), EVERY)
     yield Planned(SITEMAP, partial(sitemap, archive, urls, html_pages), EVERY)
@@ -200,12 +201,28 @@ def llms_sections(archive: Archive, urls: Urls) -> str:
     return "".join(parts)
 
 
-def llms_full(archive: Archive, header: str) -> Iterator[bytes]:
-    """llms-full.txt in chunks: the llms.txt header, then every copy after one blank line,
-    records in force first."""
+class _Copies:
+    """`query.markdown_copy` of each record for one pass over `planned`, whose YAML block
+    is made once: the copy and llms-full.txt both write it, and making it was most of their
+    cost (0.1 ms a record). The bodies are not held: llms-full.txt reads each again."""
+
+    def __init__(self, archive: Archive) -> None:
+        self._archive = archive
+        self._front: dict[str, str] = {}
+
+    def copy(self, record: Record) -> str:
+        front = self._front.get(record.id)
+        if front is None:
+            front = self._front[record.id] = query.front_matter(self._archive, record)
+        return front + self._archive.body(record)
+
+
+def llms_full(archive: Archive, header: str, copy: Callable[[Record], str]) -> Iterator[bytes]:
+    """llms-full.txt in chunks: the llms.txt header, then every record's `copy` after one
+    blank line, records in force first."""
     yield header.encode("utf-8")
     ordered = [r for r in archive.records if archive.is_current(r)]
     ordered += [r for r in archive.records if not archive.is_current(r)]
     for record in ordered:
-        copy = query.markdown_copy(archive, record)
-        yield b"\n" + copy.encode("utf-8") + (b"" if copy.endswith("\n") else b"\n")
+        text = copy(record)
+        yield b"\n" + text.encode("utf-8") + (b"" if text.endswith("\n") else b"\n")
