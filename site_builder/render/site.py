@@ -10,7 +10,7 @@ new site in only when all of it was written.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
@@ -208,15 +208,19 @@ def _report(result: BuildResult) -> dict[str, object]:
             "warnings": [[str(f.path), f.line, f.level, f.message] for f in result.warnings]}
 
 
-class SiteWriter(Protocol):
-    """What phase two writes through: `Output` (a folder, swapped in on commit) or the
-    memory `serve` answers from. Paths are POSIX and relative to the site root."""
-
-    written: set[str]
+class FileWriter(Protocol):
+    """Where files go by site path (POSIX, relative to the site root)."""
 
     def write(self, rel: str, data: str | bytes | Iterable[bytes]) -> None: ...
     def copy(self, rel: str, source: Path) -> None: ...
     def exists(self, rel: str) -> bool: ...
+
+
+class SiteWriter(FileWriter, Protocol):
+    """What phase two writes through: `Output` (a folder, swapped in on commit) or the
+    memory `serve` answers from; `written` holds every path written so far."""
+
+    written: set[str]
 
 
 def write_site(archive: Archive, out: SiteWriter, jobs: int | None = None,
@@ -280,7 +284,7 @@ def _write_site(archive: Archive, bodies: RenderedBodies,
     # bodies link to (a static file of the same name is the one the author meant).
     for rel, source in static_files(archive.config):
         out.copy(rel, source)
-    _copy_assets(archive, bodies, out)
+    copy_assets(archive, bodies.assets(), out)
     return page_count
 
 
@@ -297,13 +301,15 @@ class _AllBut:
 _ALL_BUT_SITEMAP = _AllBut(SITEMAP)
 
 
-def _copy_assets(archive: Archive, bodies: RenderedBodies, out: SiteWriter) -> None:
-    """Copy the files bodies link to, each to its place relative to the content folder; an
-    SVG is written as its cleaned copy (archive.attachments), never as it is. Links resolve
-    only to kinds that may be published, so nothing else reaches here."""
-    for record_id, assets in bodies.assets().items():
+def copy_assets(archive: Archive, assets: Mapping[str, Iterable[str]], out: FileWriter) -> None:
+    """Copy the files bodies link to (`assets`: site paths by record id, as
+    `RenderedBodies.assets`), each to its place relative to the content folder, unless `out`
+    has a file there already; an SVG is written as its cleaned copy (archive.attachments),
+    never as it is. Links resolve only to kinds that may be published, so nothing else
+    reaches here. Raises OSError for a file that cannot be read."""
+    for record_id, paths in assets.items():
         record = archive.by_id[record_id]
-        for rel in assets:
+        for rel in paths:
             if out.exists(rel):  # a generated file of the same name wins
                 continue
             source = asset_source(record, rel)

@@ -30,16 +30,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from site_builder.archive.archive import Archive
-from site_builder.archive.attachments import SvgRefused, published_bytes
 from site_builder.archive.loader import LoaderCache, reload_records
 from site_builder.config import load_config
-from site_builder.confined import Refused
 from site_builder.findings import Finding, as_json, has_errors
 from site_builder.render import pages, search
 from site_builder.render.artifacts import write_artifacts
 from site_builder.render.bodies import RenderedBodies, update_bodies
-from site_builder.render.links import asset_source
-from site_builder.render.site import write_site
+from site_builder.render.site import copy_assets, write_site
 from site_builder.render.urls import Urls
 from site_builder.serve import affected
 from site_builder.serve.checked import Checked, check, recheck
@@ -200,14 +197,7 @@ class Preview:
         first = {path for r in records for path in affected.own_files(r)}
         self.built = Built(archive, bodies, built.html_pages, built.stale - first)
         written = self._write(archive, bodies, first)
-        for record in records:
-            for rel in bodies[record.id].assets:
-                if self.store.get(rel) is None:
-                    try:  # an SVG as its cleaned copy, as the build publishes it
-                        data = published_bytes(asset_source(record, rel), record.content_folder)
-                    except (Refused, SvgRefused):
-                        continue
-                    self.store.put(rel, data)
+        copy_assets(archive, {r.id: bodies[r.id].assets for r in records}, self.store)
         self.events.reload(self._urls(archive, written))
         # Worked out after the pages are shown: it reads every record.
         self.built.stale |= affected.touched(built.archive, archive, changed) - first

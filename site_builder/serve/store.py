@@ -104,6 +104,19 @@ class SiteStore:
         self._files[rel] = new
         return True
 
+    def exists(self, rel: str) -> bool:
+        return rel in self._files
+
+    def write(self, rel: str, data: str | bytes | Iterable[bytes]) -> None:
+        """`put`, as a writer of the files an edited record links to (render.site's
+        `copy_assets`)."""
+        self.put(rel, data)
+
+    def copy(self, rel: str, source: Path) -> None:
+        """Set site path `rel` to the bytes of the file `source`. Raises OSError when it
+        cannot be read."""
+        self.put(rel, source.read_bytes())
+
     def delete(self, rel: str) -> bool:
         """Remove site path `rel`. Returns False when there was no such file."""
         return self._files.pop(rel, None) is not None

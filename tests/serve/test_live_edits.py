@@ -95,6 +95,28 @@ def test_a_first_diagram_brings_the_mermaid_release_with_it(serving: Serving,
         assert answer.headers["content-type"] == "text/javascript; charset=utf-8"
 
 
+def test_pictures_an_edit_links_to_are_published_as_the_build_publishes_them(
+        site: Path) -> None:
+    # The pictures are there before serve starts, so only the edit can publish them.
+    folder = (site / RECORD).parent
+    (folder / "flow.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><script>'
+                                     'alert(1)</script><rect width="4" height="2"/></svg>')
+    (folder / "shot.png").write_bytes(b"\x89PNG\r\n\x1a\n picture bytes")
+    serving = Serving(site)
+    try:
+        assert serving.get("/demo/adr/shot.png").status == 404  # linked by no record yet
+        path = site / RECORD
+        save(path, path.read_text() + "\n![flow](flow.svg) ![shot](shot.png)\n")
+        serving.wait_for("the pictures on the page",
+                         lambda: "shot.png" in serving.get(PAGE).text)
+        svg = serving.get("/demo/adr/flow.svg")
+        assert svg.status == 200 and "<rect" in svg.text and "script" not in svg.text
+        png = serving.get("/demo/adr/shot.png")
+        assert png.status == 200 and png.body == b"\x89PNG\r\n\x1a\n picture bytes"
+    finally:
+        serving.stop()
+
+
 def test_a_new_record_gets_a_page_and_a_removed_one_loses_it(serving: Serving,
                                                              site: Path) -> None:
     new = site / "content/demo/adr/0003-review-records-yearly.md"
