@@ -85,11 +85,13 @@ class BuildResult:
 
     def summary(self) -> str:
         """One line for people: what was built, where, and how long it took."""
+        records, pages = plural(self.records, "record"), plural(self.pages, "page")
         if self.up_to_date:
-            return (f"Up to date: nothing changed since the last build of {self.records} "
-                    f"records, {self.pages} pages in {self.output} ({self.seconds:.1f} s)")
-        return (f"Built {self.records} records, {self.pages} pages ({self.files} files: "
-                f"{self.changed} written, {self.removed} removed; {self.rendered} bodies "
+            return (f"Up to date: nothing changed since the last build of {records}, "
+                    f"{pages} in {self.output} ({self.seconds:.1f} s)")
+        bodies = f"{self.rendered} {'body' if self.rendered == 1 else 'bodies'}"
+        return (f"Built {records}, {pages} ({plural(self.files, 'file')}: "
+                f"{self.changed} written, {self.removed} removed; {bodies} "
                 f"rendered, {self.cached} from cache) into {self.output} "
                 f"in {self.seconds:.1f} s")
 

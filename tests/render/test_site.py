@@ -42,6 +42,18 @@ def test_a_build_writes_pages_copies_artifacts_and_assets(
     assert "Built 5 records" in result.summary()
 
 
+def test_the_summary_counts_in_the_singular_where_there_is_one(tmp_path: Path) -> None:
+    one = BuildResult(output=tmp_path, records=1, pages=1, files=1, changed=1, unchanged=0,
+                      removed=0, rendered=1, cached=0, seconds=0.04)
+    assert one.summary() == (f"Built 1 record, 1 page (1 file: 1 written, 0 removed; "
+                             f"1 body rendered, 0 from cache) into {tmp_path} in 0.0 s")
+    again = BuildResult(output=tmp_path, records=1, pages=8, files=27, changed=0,
+                        unchanged=27, removed=0, rendered=0, cached=0, seconds=0.0,
+                        up_to_date=True)
+    assert again.summary() == ("Up to date: nothing changed since the last build of 1 record, "
+                               f"8 pages in {tmp_path} (0.0 s)")
+
+
 def test_an_archive_with_errors_is_refused_and_nothing_is_written(site_root: Path) -> None:
     record = site_root / "content/web/adr/0001-static-pages.md"
     record.write_text(record.read_text().replace("date: 2024-01-20", "date: 2024-13-45"))
