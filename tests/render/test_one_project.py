@@ -17,6 +17,8 @@ def test_the_home_page_of_a_one_project_archive_lists_its_records(tmp_path: Path
     config, _ = load_config(root)
     assert config is not None
     new_record(config, "architecture", "adr", "Use PostgreSQL for orders")
+    project = root / "content" / "architecture" / "_project.yml"
+    project.write_text(project.read_text().replace("owners: []", "owners: [ada]"))
     build_site(root, jobs=1)
     home = (root / "_site" / "index.html").read_text(encoding="utf-8")
     assert 'class="cards"' not in home and "projects-title" not in home
@@ -24,6 +26,10 @@ def test_the_home_page_of_a_one_project_archive_lists_its_records(tmp_path: Path
     assert "Record architecture decisions" in home and "Use PostgreSQL for orders" in home
     assert "data-filters" in home  # filterable, as the project page is
     assert '>Home</a></li>' in home  # the header names what the first item now is
+    # The project itself is named, linked and described, as its card was.
+    assert ('<p class="hero__project">Project <a href="architecture/">Architecture</a>: '
+            'Decisions that shape the system as a whole · Owners: ') in home
+    assert "ada" in home.split('class="hero__project"')[1].split("</p>")[0]
 
 
 def test_an_archive_with_two_projects_keeps_the_grid(tmp_path: Path) -> None:
