@@ -34,14 +34,11 @@ PAIRS = [
 
 
 def palette(css: str, dark: bool) -> dict[str, str]:
-    """The custom properties of the light `:root` block, overlaid with the dark one."""
-    light = css[css.index(":root {"):]
-    colours = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", light[:light.index("\n}")]))
-    if dark:
-        block = css[css.index("@media (prefers-color-scheme: dark)"):]
-        block = block[:block.index("\n}")]
-        colours.update(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", block))
-    return colours
+    """The colours of the `:root` block in one scheme: each is `light-dark(light, dark)`."""
+    root = css[css.index(":root {"):]
+    pairs = re.findall(r"--([\w-]+):\s*light-dark\((#[0-9a-fA-F]{6}),\s*(#[0-9a-fA-F]{6})\)",
+                       root[:root.index("\n}")])
+    return {name: dark_value if dark else light_value for name, light_value, dark_value in pairs}
 
 
 def luminance(hex_colour: str) -> float:
@@ -66,8 +63,12 @@ def test_every_text_colour_meets_wcag_aa_on_its_background(dark: bool) -> None:
 def test_dark_mode_changes_every_colour_it_needs_to() -> None:
     css = STYLESHEET.read_text(encoding="utf-8")
     light, dark = palette(css, dark=False), palette(css, dark=True)
-    assert light.keys() == dark.keys()
-    assert light["bg"] != dark["bg"] and light["text"] != dark["text"]
+    assert {fg for fg, _ in PAIRS} | {bg for _, bg in PAIRS} <= light.keys()
+    assert all(light[name] != dark[name] for name in light)
+    # No colour of the theme is left to one scheme only.
+    root = css[css.index(":root {"):]
+    assert not re.search(r"--[\w-]+:\s*#", root[:root.index("\n}")])
+    assert "prefers-color-scheme" not in css  # light-dark() follows the system and the toggle
 
 
 def test_the_stylesheet_names_no_remote_resource() -> None:
