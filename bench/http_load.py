@@ -18,9 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import re
-import subprocess
 import sys
 import threading
 import time
@@ -35,6 +32,7 @@ if __name__ == "__main__":  # run as a script: import bench and site_builder fro
 
 import httpx
 
+from bench.mcp_http import HttpServer
 from bench.mcp_timing import PROJECTS, QUERIES, STATUSES
 from bench.stats import percentile
 
@@ -42,7 +40,6 @@ META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {}}
 HEADERS = {"content-type": "application/json", "accept": "application/json",
            "mcp-protocol-version": "2026-07-28"}
-_SERVING = re.compile(r"serving (http://\S+/mcp)")
 
 
 @dataclass(slots=True)
@@ -173,44 +170,11 @@ def run(url: str, pid: int, ids: Sequence[str], clients: int, seconds: float) ->
     return load
 
 
-class HttpServer:
-    """`site-builder mcp --root ROOT --http 127.0.0.1:0` as a subprocess; its printed URL."""
-
-    def __init__(self, root: Path, env: dict[str, str] | None = None) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "site_builder", "mcp", "--root", str(root), "--http",
-             "127.0.0.1:0"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
-        self.url = ""
-        for line in self.process.stderr:
-            found = _SERVING.search(line)
-            if found:
-                self.url = found.group(1)
-                break
-        if not self.url:
-            self.close()
-            raise RuntimeError("the MCP HTTP server did not start")
-        threading.Thread(target=self.process.stderr.read, daemon=True).start()
-
-    def close(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-    def __enter__(self) -> HttpServer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
 def measure(root: Path, ids: Sequence[str], clients: int = 50, seconds: float = 60,
             env: dict[str, str] | None = None) -> Load:
     """The load run on the archive at `root`, after one warm-up round of every call."""
-    with HttpServer(root, env) as server, httpx.Client(headers=HEADERS, timeout=120) as http:
+    with HttpServer("--root", str(root), env=env) as server, \
+            httpx.Client(headers=HEADERS, timeout=120) as http:
         for number, (_, tool, arguments) in enumerate(mix(ids)):
             http.post(server.url, content=_body(number, tool, arguments)).raise_for_status()
         return run(server.url, server.process.pid, ids, clients, seconds)
