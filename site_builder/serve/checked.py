@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.bulk import paused_gc
-from site_builder.archive.checks import lineage_checks, record_checks
+from site_builder.archive.checks import checks_by_record, lineage_checks
 from site_builder.findings import Finding
 
 
@@ -43,8 +43,8 @@ class Checked:
 def check(archive: Archive) -> Checked:
     """Every problem of `archive`, checked record by record."""
     with paused_gc():
-        by_record = {record.id: tuple(record_checks(archive, [record]))
-                     for record in archive.records}
+        by_record = {record_id: tuple(found) for record_id, found
+                     in checks_by_record(archive, archive.records).items()}
         return Checked(archive, by_record, tuple(lineage_checks(archive)))
 
 
@@ -53,6 +53,6 @@ def recheck(before: Checked, after: Archive, edited: Iterable[str]) -> Checked:
     in `edited` (ids) changed: only they, and the supersede graph, are checked again."""
     by_record = dict(before.by_record)
     with paused_gc():
-        for record_id in edited:
-            by_record[record_id] = tuple(record_checks(after, [after.by_id[record_id]]))
+        found = checks_by_record(after, [after.by_id[record_id] for record_id in edited])
+        by_record.update((record_id, tuple(problems)) for record_id, problems in found.items())
         return Checked(after, by_record, tuple(lineage_checks(after)))

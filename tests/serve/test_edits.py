@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from site_builder.archive import checks
 from site_builder.archive.loader import LoaderCache, reload_records
 from site_builder.serve import affected
 from site_builder.serve.checked import check, recheck
@@ -27,6 +30,21 @@ def test_rechecking_the_edited_records_finds_what_checking_everything_finds(site
     assert rechecked.findings == after.findings
     assert [f.message for f in rechecked.errors] == [
         "'related' refers to a missing record: demo/adr/0009"]
+
+
+def test_checking_record_by_record_works_out_what_they_point_at_once(
+        site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    archive = load_archive(site)
+    asked: list[str] = []
+    for name in ("_unreadable", "_content_folders"):
+        original = getattr(checks, name)
+        monkeypatch.setattr(checks, name,
+                            lambda archive, name=name, original=original: (
+                                asked.append(name), original(archive))[1])
+    checked = check(archive)
+    assert len(checked.by_record) == len(archive.records) > 1
+    assert sorted(asked) == ["_content_folders", "_unreadable"]  # not once per record
+    assert checked.findings == archive.findings
 
 
 def test_an_edit_touches_its_own_files_those_showing_it_listings_and_agent_files(
