@@ -29,6 +29,8 @@ CSS_START = "/* ---- lineage pictures"
 CSS_END = "/* ---- end of lineage pictures"
 _VARIABLE = re.compile(r"(--[a-z0-9-]+):\s*([^;]+);")
 _USED_VARIABLE = re.compile(r"var\((--[a-z0-9-]+)")
+# light-dark() of two plain colours (no parentheses inside: what the lineage section uses).
+_LIGHT_DARK = re.compile(r"light-dark\(\s*([^(),]+?)\s*,\s*([^(),]+?)\s*\)")
 
 
 # ---- text measures --------------------------------------------------------------------------
@@ -283,13 +285,17 @@ def standalone_style(stylesheet: str) -> str:
 
 
 def _palettes(stylesheet: str) -> tuple[dict[str, str], dict[str, str]]:
-    """The custom properties of the stylesheet's first `:root` block, and those its dark
-    scheme sets (falling back to the light ones)."""
+    """The custom properties of the stylesheet's first `:root` block in the light and the
+    dark scheme: a `light-dark(light, dark)` value is split (the built-in theme's way), and a
+    stylesheet of its own may instead set dark values in a `prefers-color-scheme: dark`
+    block; a property neither gives a dark value keeps its light one."""
     light: dict[str, str] = {}
+    dark: dict[str, str] = {}
     root = stylesheet.find(":root")
     if root >= 0:
-        light = dict(_VARIABLE.findall(stylesheet[root:stylesheet.find("}", root)]))
-    dark = dict(light)
+        for name, value in _VARIABLE.findall(stylesheet[root:stylesheet.find("}", root)]):
+            both = _LIGHT_DARK.fullmatch(value.strip())
+            light[name], dark[name] = both.groups() if both else (value, value)
     media = stylesheet.find("prefers-color-scheme: dark")
     if media >= 0:
         inner = stylesheet.find(":root", media)

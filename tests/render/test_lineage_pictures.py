@@ -236,6 +236,16 @@ def test_the_standalone_colours_are_the_stylesheets_own(tmp_path: Path) -> None:
         standalone_style(":root { --text: #000; }")
 
 
+def test_a_teams_own_stylesheet_may_set_its_dark_colours_in_a_media_block() -> None:
+    css = (":root { --text: #111111; --surface: light-dark(#fefefe, #202020); }\n"
+           "@media (prefers-color-scheme: dark) { :root { --text: #eeeeee; } }\n"
+           "/* ---- lineage pictures */\n.lineage__box { fill: var(--surface); "
+           "color: var(--text); }\n/* ---- end of lineage pictures */\n")
+    light, dark = standalone_style(css).split("@media (prefers-color-scheme: dark)")
+    assert "--text:#111111;" in light and "--surface:#fefefe;" in light
+    assert "--text:#eeeeee;" in dark and "--surface:#202020;" in dark
+
+
 def test_serve_redraws_every_page_that_pictures_an_edited_record(tmp_path: Path) -> None:
     root = write_archive(tmp_path / "archive")
     before = load_archive(root)
