@@ -10,6 +10,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from bench import measure
+
 
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
@@ -61,12 +63,7 @@ class StaticServer:
             raise RuntimeError(f"the static server for {folder} did not start")
 
     def close(self) -> None:
-        self._process.terminate()
-        try:
-            self._process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
+        measure.stop(self._process)
 
     def __enter__(self) -> StaticServer:
         return self

@@ -12,7 +12,7 @@ import tempfile
 import time
 from typing import IO
 
-from bench import http_site
+from bench import http_site, measure
 from bench import site_builder_target as sb
 from bench.corpus import Corpus, edit_record
 from bench.results import Results
@@ -33,12 +33,7 @@ def measure_serve(corpus: Corpus, edits: int, results: Results) -> None:
         try:
             _time_edits(corpus, f"http://127.0.0.1:{port}/", start, edits, results, log)
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            measure.stop(process)
 
 
 def _time_edits(corpus: Corpus, base: str, start: float, edits: int, results: Results,

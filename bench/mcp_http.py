@@ -14,6 +14,7 @@ import subprocess
 import threading
 from typing import Any
 
+from bench import measure
 from bench import site_builder_target as sb
 
 _SERVING = re.compile(r"^site-builder mcp: serving (http://\S+/mcp)$")
@@ -59,13 +60,7 @@ class HttpServer:
 
     def stop(self) -> int:
         """SIGTERM (SIGKILL after 20 s), then the exit status."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        measure.stop(self.process, grace=20)
         if self.process.stdout is not None and not self.process.stdout.closed:
             self.stdout = self.process.stdout.read()
             self.process.stdout.close()

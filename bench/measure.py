@@ -20,6 +20,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SAMPLE_EVERY = 0.05  # seconds between /proc samples; a scan costs a few ms of CPU
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
@@ -149,6 +150,19 @@ def checked(outcome: Outcome, what: str) -> Outcome:
     if outcome.returncode not in (0, None):
         raise CommandFailed(f"{what} exited with {outcome.returncode}:\n{outcome.stderr}")
     return outcome
+
+
+def stop(process: subprocess.Popen[Any], grace: float = 10) -> int:
+    """Stop a server the bench started: SIGTERM, as a service manager would, then SIGKILL
+    after `grace` seconds. Returns its exit status."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    return process.returncode
 
 
 def _stop_group(pid: int, stopped: threading.Event) -> None:
