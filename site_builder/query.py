@@ -162,9 +162,10 @@ def front_matter(archive: Archive, record: Record) -> str:
     return "\n".join(lines) + "\n"
 
 
-def markdown_copy(archive: Archive, record: Record) -> str:
-    """The published `.md` copy: the YAML block, then the body exactly as written."""
-    return front_matter(archive, record) + archive.body(record)
+def markdown_copy(archive: Archive, record: Record, front: str | None = None) -> str:
+    """The published `.md` copy: the YAML block (`front`, when the caller has already made
+    it with `front_matter`), then the body exactly as written."""
+    return (front_matter(archive, record) if front is None else front) + archive.body(record)
 
 
 # ---- arguments --------------------------------------------------------------------------------

@@ -214,7 +214,7 @@ class _Copies:
         front = self._front.get(record.id)
         if front is None:
             front = self._front[record.id] = query.front_matter(self._archive, record)
-        return front + self._archive.body(record)
+        return query.markdown_copy(self._archive, record, front)
 
 
 def llms_full(archive: Archive, header: str, copy: Callable[[Record], str]) -> Iterator[bytes]:

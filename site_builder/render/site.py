@@ -89,9 +89,9 @@ class BuildResult:
         if self.up_to_date:
             return (f"Up to date: nothing changed since the last build of {records}, "
                     f"{pages} in {self.output} ({self.seconds:.1f} s)")
-        bodies = f"{self.rendered} {'body' if self.rendered == 1 else 'bodies'}"
         return (f"Built {records}, {pages} ({plural(self.files, 'file')}: "
-                f"{self.changed} written, {self.removed} removed; {bodies} "
+                f"{self.changed} written, {self.removed} removed; "
+                f"{plural(self.rendered, 'body', 'bodies')} "
                 f"rendered, {self.cached} from cache) into {self.output} "
                 f"in {self.seconds:.1f} s")
 

@@ -29,8 +29,9 @@ import struct
 import subprocess
 import sys
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from site_builder.render.lifeline import become_helper, starting_helpers
 
@@ -98,17 +99,10 @@ class Stager:
     def write(self, rel: str, content: bytes) -> None:
         """Create the file `rel` with `content`, soon. Raises StagingFailed for an earlier
         file the writer could not create."""
-        self._raise()
+        self._raise_said()
         if self._writer is None:
-            try:
-                self._folders.create(rel, content)
-            except StagingFailed as failed:
-                self._failure = failed
-                raise
+            self._here(self._folders.create, rel, content)
             return
-        if _answered(self._writer):  # only ever a refusal before a flush asks for one
-            self._collect()
-            self._raise()
         self._send(_FILE, rel, content)
 
     def flush(self) -> None:
@@ -125,15 +119,8 @@ class Stager:
         llms-full.txt (written here, in chunks, after every record's copy was handed over):
         0.3–0.5 s idle at 1,000 records. Raises StagingFailed for this folder, or for an
         earlier file the writer has refused by now (a later one is raised as `write` does)."""
-        self._raise()
-        if self._writer is not None and _answered(self._writer):
-            self._collect()
-            self._raise()
-        try:
-            self._folders.make(rel)
-        except StagingFailed as failed:
-            self._failure = failed
-            raise
+        self._raise_said()
+        self._here(self._folders.make, rel)
 
     def close(self, drop: bool = False) -> None:
         """Stop the writer once it has done what it holds (at once, dropping it, with
@@ -156,6 +143,23 @@ class Stager:
     def _raise(self) -> None:
         if self._failure is not None:
             raise self._failure
+
+    def _raise_said(self) -> None:
+        """Raise an earlier failure, or a refusal the writer has said by now, without
+        waiting (before a flush asks, the writer only ever says a refusal)."""
+        self._raise()
+        if self._writer is not None and _answered(self._writer):
+            self._collect()
+            self._raise()
+
+    def _here(self, make: Callable[..., None], *args: Any) -> None:
+        """`make(*args)` in this thread (a `Folders` call); its refusal is kept, as the
+        writer's would be."""
+        try:
+            make(*args)
+        except StagingFailed as failed:
+            self._failure = failed
+            raise
 
     def _send(self, kind: bytes, rel: str, content: bytes) -> None:
         assert self._writer is not None

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from site_builder.archive import checks
+from site_builder.archive.archive import Archive
 from site_builder.archive.loader import LoaderCache, reload_records
 from site_builder.serve import affected
 from site_builder.serve.checked import check, recheck
@@ -36,11 +38,17 @@ def test_checking_record_by_record_works_out_what_they_point_at_once(
         site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     archive = load_archive(site)
     asked: list[str] = []
-    for name in ("_unreadable", "_content_folders"):
+
+    def counted(name: str) -> Callable[[Archive], object]:
         original = getattr(checks, name)
-        monkeypatch.setattr(checks, name,
-                            lambda archive, name=name, original=original: (
-                                asked.append(name), original(archive))[1])
+
+        def derive(archive: Archive) -> object:
+            asked.append(name)
+            return original(archive)
+        return derive
+
+    for name in ("_unreadable", "_content_folders"):
+        monkeypatch.setattr(checks, name, counted(name))
     checked = check(archive)
     assert len(checked.by_record) == len(archive.records) > 1
     assert sorted(asked) == ["_content_folders", "_unreadable"]  # not once per record
