@@ -20,6 +20,8 @@ __all__ = ["code", "inline", "line_start", "one_line"]
 _ENTITY_LIKE = re.compile(r"&(?=#|[A-Za-z0-9]+;)")
 _OPENERS = re.compile(r"[\[\]<`\\]")
 _BLOCK_START = re.compile(r"[#>*+=|~`_:-]|\d{1,9}[.)]")
+# C0 and C1 controls but those str.split() takes for whitespace (tab, line breaks, \x1c-\x1f).
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x9f]")
 
 
 def _reference(match: re.Match[str]) -> str:
@@ -27,8 +29,10 @@ def _reference(match: re.Match[str]) -> str:
 
 
 def one_line(text: str) -> str:
-    """`text` with every run of whitespace (line breaks included) as one space, trimmed."""
-    return " ".join(text.split())
+    """`text` with every run of whitespace (line breaks included) as one space, trimmed, and
+    without control characters: invisible to a reader, and Markdown renderers drop some of
+    them (Python-Markdown the two it uses as placeholders), so `\x03>` became a quote."""
+    return " ".join(_CONTROL.sub("", text).split())
 
 
 def inline(text: str) -> str:
