@@ -41,7 +41,7 @@ def has(name: str) -> bool:
 _COMPILE_TEMPLATES = """
 import sys, tempfile
 from pathlib import Path
-from site_builder.render.theme import Theme, builtin_folder
+from site_builder.render.pages.theme import Theme, builtin_folder
 theme = Theme(Path(tempfile.mkdtemp()))
 for path in sorted(builtin_folder("templates").glob("*.html")):
     theme.template(path.name)

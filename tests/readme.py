@@ -21,9 +21,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from site_builder import contract, query
 from site_builder.archive.archive import Archive
+from site_builder.contract import records as contract
 from site_builder.mcp import tools
+from site_builder.query import answers as query
 from site_builder.sources.load import load_archive
 
 REPO = Path(__file__).resolve().parent.parent

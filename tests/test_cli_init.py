@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from site_builder.scaffold import ScaffoldError, init_archive
+from site_builder.authoring.scaffold import ScaffoldError, init_archive
 from tests.conftest import run_cli
 
 FILES = [
@@ -121,7 +121,7 @@ def test_init_refuses_a_file(tmp_path: Path) -> None:
 
 
 def test_the_archive_is_named_after_its_folder_or_the_one_above(tmp_path: Path) -> None:
-    from site_builder.scaffold import archive_name
+    from site_builder.authoring.scaffold import archive_name
     assert archive_name(tmp_path / "acme" / "decisions") == "Acme"
     assert archive_name(tmp_path / "payments-team") == "Payments team"
     result = run_cli("init", str(tmp_path / "acme" / "decisions"))

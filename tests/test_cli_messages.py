@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.render.views import unit_for
+from site_builder.render.pages.views import unit_for
 from tests.conftest import EXAMPLE_SITE, run_cli
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import authoring
-from site_builder.authoring import NewRecordError, new_record, next_number, slugify
-from site_builder.config import load_config
+from site_builder.authoring import new_record as authoring
+from site_builder.authoring.new_record import NewRecordError, new_record, next_number, slugify
+from site_builder.config.site import load_config
 from site_builder.sources.load import load_archive
 from tests.conftest import run_cli
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.config import (
+from site_builder.config.site import (
     DEFAULT_STATUSES,
     FieldDef,
     SiteConfig,

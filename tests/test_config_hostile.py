@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.config import load_config
+from site_builder.config.site import load_config
 
 
 @pytest.mark.parametrize("line, key", [

@@ -16,10 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench import make_corpus
-from site_builder import contract, query
 from site_builder.cli import build_parser
+from site_builder.contract import records as contract
 from site_builder.mcp import tools
-from site_builder.render.schema import decisions_schema
+from site_builder.query import answers as query
+from site_builder.render.agents.schema import decisions_schema
 from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE, run_cli
 
@@ -45,7 +46,7 @@ def test_every_answer_fits_the_schemas_derived_from_the_declaration(which, corpu
         detail.validate(answer)
     for tool in tools.TOOLS:
         arguments = {"id": archive.records[0].id} if tool.name == "get_record" else (
-            {"paths": ["site_builder/render/output.py", "src/x.py"]}
+            {"paths": ["site_builder/render/output/writer.py", "src/x.py"]}
             if tool.name == "records_for_paths" else {})
         if tool.name == "due_reviews":
             arguments = {"all": True}

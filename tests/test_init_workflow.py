@@ -16,8 +16,8 @@ from pathlib import Path
 
 import yaml
 
-from site_builder.origin import install_for
-from site_builder.scaffold import workflow
+from site_builder.authoring.origin import install_for
+from site_builder.authoring.scaffold import workflow
 
 REPO = Path(__file__).resolve().parent.parent
 

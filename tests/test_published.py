@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from site_builder import contract, index_contract, query
 from site_builder.access.published import (
     PublishedError,
     archive_from_index,
@@ -19,11 +18,14 @@ from site_builder.access.published import (
     record_id,
     site_path,
 )
-from site_builder.render.artifacts import decisions
+from site_builder.contract import index as index_contract
+from site_builder.contract import records as contract
+from site_builder.contract.validate import fits, problem
+from site_builder.query import answers as query
+from site_builder.render.agents.artifacts import decisions
+from site_builder.render.pages.urls import Urls
 from site_builder.render.site import build_site
-from site_builder.render.urls import Urls
 from site_builder.sources.load import load_archive
-from site_builder.validate import fits, problem
 from tests.conftest import EXAMPLE_SITE
 
 

@@ -9,9 +9,9 @@ import datetime as dt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from site_builder import query
 from site_builder.archive.archive import Archive
-from site_builder.facets import facets_for
+from site_builder.query import answers as query
+from site_builder.query.facets import facets_for
 from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE
 

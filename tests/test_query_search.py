@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from site_builder import query
+from site_builder.query import answers as query
 from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import yaml
 
-from site_builder import config_keys
-from site_builder.config import load_config
-from site_builder.scaffold import scaffold_files
+from site_builder.authoring.scaffold import scaffold_files
+from site_builder.config import keys as config_keys
+from site_builder.config.site import load_config
 from site_builder.sources.load import load_archive
 from tests import site_yml
 

@@ -7,10 +7,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from site_builder import query
 from site_builder.archive.archive import Archive
-from site_builder.sources.load import load_archive
-from site_builder.textindex import (
+from site_builder.query import answers as query
+from site_builder.query.textindex import (
     TextIndex,
     extends,
     index_for,
@@ -21,6 +20,7 @@ from site_builder.textindex import (
     terms,
     words,
 )
+from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE
 
 EXAMPLE = load_archive(EXAMPLE_SITE)

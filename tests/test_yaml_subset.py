@@ -9,8 +9,8 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from site_builder import yaml_subset, yamlfile
 from site_builder.archive.records import split_front_matter
+from site_builder.text import yaml_subset, yamlfile
 from tests.conftest import EXAMPLE_SITE
 
 

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 import yaml
 
-from site_builder import yamlfile
+from site_builder.text import yamlfile
 
 
 def test_the_c_loader_is_used_when_pyyaml_has_it() -> None:

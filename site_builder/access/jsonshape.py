@@ -14,7 +14,7 @@ import math
 import re
 from typing import Any
 
-from site_builder.validate import encodes
+from site_builder.contract.validate import encodes
 
 _DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 MAX_DEPTH = 16

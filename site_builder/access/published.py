@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from site_builder import index_contract
 from site_builder.access import jsonshape as shape
 from site_builder.access.jsonshape import PublishedError
 from site_builder.archive.affects import Affects
@@ -26,8 +25,9 @@ from site_builder.archive.archive import Archive, Project
 from site_builder.archive.origins import Source
 from site_builder.archive.records import FILE_NAME, Record
 from site_builder.archive.schedule import add_interval, parse_every
-from site_builder.config import DEFAULT_STATUSES, FieldDef, SiteConfig, Status
-from site_builder.validate import Check, Schema, fits, problem
+from site_builder.config.site import DEFAULT_STATUSES, FieldDef, SiteConfig, Status
+from site_builder.contract import index as index_contract
+from site_builder.contract.validate import Check, Schema, fits, problem
 
 # ---- paths inside the site ------------------------------------------------------------------
 

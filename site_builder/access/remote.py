@@ -36,7 +36,7 @@ from site_builder.access.published import (
 from site_builder.access.source import Log, SourceError, log_to_stderr
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record, split_front_matter
-from site_builder.site_paths import DECISIONS, LLMS, LLMS_FULL
+from site_builder.base.site_paths import DECISIONS, LLMS, LLMS_FULL
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_TTL = 30.0

@@ -15,11 +15,11 @@ from typing import Protocol
 from site_builder.access.changes import FolderChanges
 from site_builder.archive.archive import Archive
 from site_builder.archive.loader import LoaderCache
-from site_builder.config import SiteConfig
-from site_builder.findings import Finding
+from site_builder.base.findings import Finding
+from site_builder.base.words import plural
+from site_builder.config.site import SiteConfig
 from site_builder.sources.load import load_archive
 from site_builder.sources.resolve import content_roots
-from site_builder.words import plural
 
 LOG_PREFIX = "site-builder mcp:"
 # Problems logged per change of the archive; the rest are counted, not listed.

@@ -53,8 +53,8 @@ def _remote(address: str, timeout: float | None, cache_ttl: float | None) -> Sou
 
 def _local(given: str | None) -> Source | int:
     from site_builder.access.source import LocalSource
-    from site_builder.config import NoArchive, find_archive, load_config
-    from site_builder.findings import has_errors
+    from site_builder.base.findings import has_errors
+    from site_builder.config.site import NoArchive, find_archive, load_config
 
     try:
         root = find_archive(given)

@@ -15,6 +15,8 @@
 - `gitdates.py`  when git first added each file: the date of a record that states none
 - `attachments.py` which linked files are published, and SVG made safe
 - `body_limits.py` bodies Python-Markdown cannot render in bounded time
-- `static.py`    `static/`: files copied to the output root
+- `static.py`    the `static` folder: files copied to the output root
+- `project_file.py` `_project.yml`: a project's name, description, owners and fields
+- `project_file.py` `_project.yml`: a project's name, description, owners and fields
 - `template.py`  the record `new` writes, and the placeholders `check` warns about
 """

@@ -15,8 +15,8 @@ from pathlib import Path
 from site_builder.archive.bulk import paused_gc
 from site_builder.archive.records import Record
 from site_builder.archive.schedule import add_interval, parse_every
-from site_builder.config import FieldDef, SiteConfig
-from site_builder.findings import Finding
+from site_builder.base.findings import Finding
+from site_builder.config.site import FieldDef, SiteConfig
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from xml.etree import ElementTree
 
-from site_builder.confined import read_regular
+from site_builder.base.confined import read_regular
 
 __all__ = ["HTML_KINDS", "MAX_ATTACHMENT_BYTES", "SAFE_KINDS", "SvgRefused", "clean_svg",
            "kind", "published_bytes"]

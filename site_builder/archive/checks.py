@@ -16,8 +16,8 @@ from site_builder.archive.body_limits import python_markdown_refusal
 from site_builder.archive.formats import is_record_name
 from site_builder.archive.links import escapes, is_local, local_path
 from site_builder.archive.records import FILE_NAME, Record
-from site_builder.confined import Refused, inside, kind_of
-from site_builder.findings import Finding
+from site_builder.base.confined import Refused, inside, kind_of
+from site_builder.base.findings import Finding
 
 # The archive's own override folders (build/theme.py reads them); a file there is read only
 # when it is a regular file inside the archive.

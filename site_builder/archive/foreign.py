@@ -22,9 +22,9 @@ from site_builder.archive.formats.settle import FileFacts, Folder, Settled, sett
 from site_builder.archive.links import is_local, local_path
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.records import Record
-from site_builder.config import FieldDef, SiteConfig
-from site_builder.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
-from site_builder.findings import Finding
+from site_builder.base.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
+from site_builder.base.findings import Finding
+from site_builder.config.site import FieldDef, SiteConfig
 
 _NUMBER = re.compile(r"^(\d{1,4})(?=[-_.]|$)")
 # `consulted` and `informed` (MADR) are kept as list fields of every such project.

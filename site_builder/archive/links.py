@@ -17,8 +17,8 @@ from itertools import accumulate
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from site_builder import gfm
-from site_builder.confined import inside
+from site_builder.base.confined import inside
+from site_builder.text import gfm
 
 # In cmark-gfm's HTML with source positions: where a link or image tag starts (the renderer's
 # own, or raw HTML as the author wrote it), its target, and the first and last line of a block.

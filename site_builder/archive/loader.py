@@ -29,10 +29,10 @@ from site_builder.archive.project_file import (
 )
 from site_builder.archive.records import FILE_NAME, Record, RecordContext, parse_record
 from site_builder.archive.static import static_clashes
-from site_builder.config import SiteConfig, load_config
-from site_builder.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
-from site_builder.findings import Finding
-from site_builder.site_paths import RESERVED_FOLDERS
+from site_builder.base.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
+from site_builder.base.findings import Finding
+from site_builder.base.site_paths import RESERVED_FOLDERS
+from site_builder.config.site import SiteConfig, load_config
 
 __all__ = ["ContentRoot", "LoaderCache", "load_archive", "reload_records"]
 

@@ -12,9 +12,9 @@ from typing import Any
 from site_builder.archive import foreign
 from site_builder.archive.archive import Project
 from site_builder.archive.origins import ContentRoot
-from site_builder.config import SiteConfig, parse_fields, read_yaml_mapping
-from site_builder.config_keys import PROJECT
-from site_builder.findings import Finding
+from site_builder.base.findings import Finding
+from site_builder.config.keys import PROJECT
+from site_builder.config.site import SiteConfig, parse_fields, read_yaml_mapping
 
 PROJECT_FILE = "_project.yml"
 _PROJECT_KEYS = PROJECT.names

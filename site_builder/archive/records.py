@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from site_builder import yamlfile
 from site_builder.archive.affects import Affects
 from site_builder.archive.links import BodyLink, body_links, content_root
 from site_builder.archive.origins import Source
@@ -29,8 +28,9 @@ from site_builder.archive.values import (
     scalar_text,
     string_list,
 )
-from site_builder.config import BUILT_IN_KEYS, FieldDef
-from site_builder.findings import Finding
+from site_builder.base.findings import Finding
+from site_builder.config.site import BUILT_IN_KEYS, FieldDef
+from site_builder.text import yamlfile
 
 FILE_NAME = re.compile(r"^(\d{4,})-([^\s/\\]+)\.md$")
 """`NNNN-slug.md`: at least four digits, a dash, and a slug without spaces or slashes."""

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from site_builder.archive.origins import ContentRoot
-from site_builder.confined import inside
-from site_builder.findings import Finding
+from site_builder.base.confined import inside
+from site_builder.base.findings import Finding
 
 __all__ = ["flat_record_files", "list_folder", "misplaced", "project_folders", "record_files"]
 

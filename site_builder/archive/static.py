@@ -13,10 +13,9 @@ import os
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from site_builder.config import SiteConfig
-from site_builder.confined import inside
-from site_builder.findings import Finding
-from site_builder.site_paths import (
+from site_builder.base.confined import inside
+from site_builder.base.findings import Finding
+from site_builder.base.site_paths import (
     AGENTS,
     DECISIONS,
     FAVICON,
@@ -32,6 +31,7 @@ from site_builder.site_paths import (
     SEARCH_PAGE,
     SITEMAP,
 )
+from site_builder.config.site import SiteConfig
 
 # What a build writes at the site root, and the folders it owns whole (hash-named assets,
 # tag and timeline pages, the preview server's own files), from the table of output paths;

@@ -12,10 +12,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from site_builder import yamlfile
 from site_builder.archive.schedule import add_interval, parse_every
-from site_builder.config import FieldDef
-from site_builder.findings import Finding, Level
+from site_builder.base.findings import Finding, Level
+from site_builder.config.site import FieldDef
+from site_builder.text import yamlfile
 
 REVIEW_STATES = ("approved", "changes-requested", "pending")
 

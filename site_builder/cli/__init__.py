@@ -1,9 +1,13 @@
 """The command line: `site-builder COMMAND`, one module per command.
 
+- `init.py`, `import_command.py`, `new.py`: writing archives and records
+- `check.py`, `search.py`, `build.py`, `graph.py`, `sources.py`, `mcp.py`, `serve.py`: the rest
+- `common.py`   what the commands share: exit codes, finding the archive, reporting
+- `progress.py` the progress line of a long build, for the person waiting
+
 Each command module has `register(sub, common)`, which adds its parser and the function
 that runs it; the functions import what they need when they run, so `--help` and `build`
-never load the query engine, the MCP client or the live preview. What the commands share
-(exit codes, finding the archive, reporting) is in `common.py`. No other package imports
+never load the query engine, the MCP client or the live preview. No other package imports
 this one.
 
 Exit codes: 0 ok, 1 the archive has errors (or a step failed), 2 a usage error.
@@ -83,8 +87,8 @@ def _known_failure(exc: Exception) -> int | None:
     Imported here, when one happened: the modules are loaded only by commands that query
     or read a published site."""
     from site_builder.access.source import SourceError
-    from site_builder.contract import ArgumentError
-    from site_builder.query import QueryError
+    from site_builder.contract.records import ArgumentError
+    from site_builder.query.answers import QueryError
 
     if isinstance(exc, (QueryError, ArgumentError)):
         return USAGE

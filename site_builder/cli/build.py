@@ -7,15 +7,15 @@ import sys
 from pathlib import Path
 
 from site_builder.cli.common import ARCHIVE_ERRORS, FAILED, OK, USAGE, find_root, report
-from site_builder.progress import ProgressLine
+from site_builder.cli.progress import ProgressLine
 
 
 def cmd_build(args: argparse.Namespace) -> int:
     # Imported here: the build machinery (Markdown, Jinja2, Pygments) takes a quarter of a
     # second to import, and every other command (the MCP server first) starts without it.
-    from site_builder.render.output import OutputError
+    from site_builder.render.markdown.renderers import RenderRefused
+    from site_builder.render.output.writer import OutputError
     from site_builder.render.parallel import WorkersFailed
-    from site_builder.render.renderers import RenderRefused
     from site_builder.render.site import BuildRefused, UnsafeOutput, build_site
 
     root = find_root(args.root)

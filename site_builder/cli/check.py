@@ -6,9 +6,9 @@ import argparse
 import json
 import sys
 
+from site_builder.base.findings import as_json, github_annotation
+from site_builder.base.words import plural
 from site_builder.cli.common import ARCHIVE_ERRORS, OK, find_root, report
-from site_builder.findings import as_json, github_annotation
-from site_builder.words import plural
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from site_builder.config import NoArchive, find_archive
-from site_builder.findings import Finding, has_errors
+from site_builder.base.findings import Finding, has_errors
+from site_builder.config.site import NoArchive, find_archive
 
 if TYPE_CHECKING:
     from site_builder.archive.archive import Archive
-    from site_builder.config import SiteConfig
+    from site_builder.config.site import SiteConfig
 
 OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
 FAILED = ARCHIVE_ERRORS  # a step that could not be done (the output, a worker): exit 1
@@ -50,7 +50,7 @@ def report(findings: Sequence[Finding], stream=None) -> None:
 
 def load_config_or_fail(root: Path) -> SiteConfig:
     """The config; raises SystemExit(1) after printing its problems when it has errors."""
-    from site_builder.config import load_config
+    from site_builder.config.site import load_config
 
     config, findings = load_config(root)
     if config is None or has_errors(findings):

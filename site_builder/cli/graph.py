@@ -28,10 +28,10 @@ def cmd_graph(args: argparse.Namespace) -> int:
     # Imported here, as `build` does: other commands start without the build machinery.
     from site_builder.archive.archive import LookupFailed
     from site_builder.cli import common as cli
-    from site_builder.render.lineage import Lineage
-    from site_builder.render.lineage_svg import dot, svg
-    from site_builder.render.theme import Theme
-    from site_builder.render.urls import Urls
+    from site_builder.render.pages.theme import Theme
+    from site_builder.render.pages.urls import Urls
+    from site_builder.render.pictures.lineage import Lineage
+    from site_builder.render.pictures.lineage_svg import dot, svg
 
     root = cli.find_root(args.root)
     archive = cli.load_for_queries(root)

@@ -7,6 +7,7 @@ import re
 import sys
 from pathlib import Path
 
+from site_builder.base.words import plural
 from site_builder.cli.common import (
     ARCHIVE_ERRORS,
     OK,
@@ -15,8 +16,7 @@ from site_builder.cli.common import (
     load_config_or_fail,
     report,
 )
-from site_builder.source_formats import FORMATS
-from site_builder.words import plural
+from site_builder.config.source_formats import FORMATS
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def cmd_import(args: argparse.Namespace) -> int:
     """`import SRC --project P`: print the plan; write it unless `--dry-run`."""
-    from site_builder.importing import plan_import, write_plan
+    from site_builder.authoring.importing import plan_import, write_plan
 
     config = load_config_or_fail(find_root(args.root))
     src = Path(args.src)

@@ -22,7 +22,7 @@ def cmd_init(args: argparse.Namespace) -> int:
         if args.dir is not None:
             raise UsageError("init takes a folder or --from DIR, not both")
         return cmd_adopt(Path(args.from_dir))
-    from site_builder.scaffold import ScaffoldError, init_archive
+    from site_builder.authoring.scaffold import ScaffoldError, init_archive
 
     folder = Path(args.dir or args.root or ".").resolve()
     try:
@@ -40,10 +40,10 @@ def cmd_init(args: argparse.Namespace) -> int:
 def cmd_adopt(repo: Path) -> int:
     """`init --from DIR`: print the folders found, what was written, every guess, and
     whether `check` passes on it."""
-    from site_builder.adopt import adopt
-    from site_builder.adopt_report import check_summary, record_guesses
-    from site_builder.config import load_config
-    from site_builder.scaffold import ScaffoldError
+    from site_builder.authoring.adopt import adopt
+    from site_builder.authoring.adopt_report import check_summary, record_guesses
+    from site_builder.authoring.scaffold import ScaffoldError
+    from site_builder.config.site import load_config
 
     try:
         adoption = adopt(repo)

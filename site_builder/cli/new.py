@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from site_builder.base.findings import display_path
 from site_builder.cli.common import OK, USAGE, UsageError, fail, find_root, load_config_or_fail
-from site_builder.findings import display_path
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from site_builder.authoring import NewRecordError, new_record
+    from site_builder.authoring.new_record import NewRecordError, new_record
 
     config = load_config_or_fail(find_root(args.root))
     foreign = next((s for s in config.sources if s.format and s.project == args.project), None)

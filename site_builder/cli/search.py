@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from site_builder import contract
+from site_builder.base.words import plural
 from site_builder.cli.common import (
     ARCHIVE_ERRORS,
     OK,
@@ -18,7 +18,7 @@ from site_builder.cli.common import (
     print_json,
     print_table,
 )
-from site_builder.words import plural
+from site_builder.contract import records as contract
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from site_builder import query
+    from site_builder.query import answers as query
 
     given = contract.checked("search_records", contract.cli_arguments(args, "search_records"))
     archive = archive_for_queries(args)
@@ -73,7 +73,7 @@ def _described(given: dict[str, object]) -> list[str]:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from site_builder import query
+    from site_builder.query import answers as query
 
     given = contract.checked("get_record", {"id": args.id})
     archive = archive_for_queries(args)

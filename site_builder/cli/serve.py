@@ -17,7 +17,7 @@ import time
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from site_builder.progress import ProgressLine
+from site_builder.cli.progress import ProgressLine
 
 if TYPE_CHECKING:  # imported when `serve` runs: the CLI's other commands never load them
     from site_builder.serve.events import Broadcaster

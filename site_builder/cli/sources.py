@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from site_builder.words import plural
+from site_builder.base.words import plural
 
 if TYPE_CHECKING:  # imported when the command runs (git and the loader are not light)
     from site_builder.sources.update import SourceUpdate

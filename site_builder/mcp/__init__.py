@@ -1,11 +1,12 @@
 """The read-only MCP server: `site-builder mcp` (see the README's MCP section).
 
-command.py starts it; protocol.py frames JSON-RPC lines, batches, versions and errors;
-envelope.py tells the 2026-07-28 era from the handshake era and decorates its results;
-server.py dispatches each request; tools.py is the table of tools, each a query function
-with the schemas in schema.py. The archive comes from a source: the content folder
-(source.py's LocalSource, with changes.py noticing edits) or a published site (remote.py).
-Over stdio, server.py reads the lines itself; over Streamable HTTP, http.py is the ASGI app
-listen.py binds the address and runs it under uvicorn, and tokens.py reads the bearer
-tokens.
+- `protocol.py` JSON-RPC lines, batches, versions and errors
+- `envelope.py` the 2026-07-28 era told from the handshake era; its result decorations
+- `server.py`   each request dispatched; over stdio it reads the lines itself
+- `tools.py`    the table of tools, each a query function with its schemas
+- `http.py`     Streamable HTTP as an ASGI app (also the `app` factory for uvicorn)
+- `listen.py`   binds the address and runs the app under uvicorn
+- `tokens.py`   the bearer tokens an HTTP server accepts
+
+The archive comes from the access package: the content folder or a published site.
 """

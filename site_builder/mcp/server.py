@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 from urllib.parse import unquote
 
-from site_builder import __version__, query
+from site_builder import __version__
 from site_builder.access.source import Log, Source, SourceError, log_to_stderr
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
@@ -44,6 +44,7 @@ from site_builder.mcp.protocol import (
     parse_line,
     result,
 )
+from site_builder.query import answers as query
 
 SERVER_NAME = "site-builder"
 SERVER_INFO = {"name": SERVER_NAME, "title": "site-builder decision records",

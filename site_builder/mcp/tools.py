@@ -1,8 +1,8 @@
 """The MCP tools: one row per tool, each a query function with its published schemas.
 
 A tool here knows nothing of JSON-RPC: it is a name, a title, a description and the
-function of `site_builder.query` that answers it; its input and output schemas come from
-the one declaration of the contract (`site_builder.contract`), which the CLI uses too.
+function of `site_builder.query.answers` that answers it; its input and output schemas come from
+the one declaration of the contract (`site_builder.contract.records`), which the CLI uses too.
 `arguments()` checks a call's arguments before anything runs; `run()` calls the query. The
 server turns the outcome into protocol messages.
 """
@@ -14,11 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from site_builder import contract, query
 from site_builder.archive.archive import Archive
-from site_builder.contract import ArgumentError
+from site_builder.contract import records as contract
+from site_builder.contract.records import ArgumentError
+from site_builder.contract.validate import Schema
 from site_builder.mcp.protocol import at_least
-from site_builder.validate import Schema
+from site_builder.query import answers as query
 
 __all__ = ["BY_NAME", "TOOLS", "ArgumentError", "Tool", "arguments", "run"]
 

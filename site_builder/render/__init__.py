@@ -1,6 +1,13 @@
-"""Archive → files: the HTML site for people and the agent-facing artifacts.
+"""Archive → files: the HTML site for people and the files for agents.
 
-urls.py decides where every output file lives and how pages link to each other;
-markdown.py renders bodies; pages.py renders Jinja2 templates; artifacts.py writes the files
-for agents; output.py is the one writer, which stages a build and swaps it in atomically.
+- `site.py`      `build_site`: the plan of every file, then rendering and writing it
+- `planned.py`   one file of the plan: its site path, how to make it, what it reads
+- `parallel.py`  worker processes over many items, on every core
+- `lifeline.py`  helper processes that end with the build that started them
+- `markdown/`    record bodies → sanitised HTML: renderers, the one HTML pass, links, cache
+- `pages/`       the pages for people: templates, views, theme, feeds
+- `agents/`      the files for agents: decisions.json, `.md` copies, llms.txt, AGENTS.md
+- `search/`      the site's full-text search index
+- `pictures/`    lineage pictures: layout and SVG
+- `output/`      the one writer: staging, committing, the journal, the build lock and stamp
 """

@@ -19,24 +19,22 @@ from site_builder.archive import attachments
 from site_builder.archive.archive import Archive
 from site_builder.archive.loader import LoaderCache
 from site_builder.archive.static import static_files
-from site_builder.config import SiteConfig, load_config
-from site_builder.confined import Refused
-from site_builder.findings import Finding, has_errors
-from site_builder.render import pages
-from site_builder.render.artifacts import write_artifacts
-from site_builder.render.bodies import (
+from site_builder.base.confined import Refused
+from site_builder.base.findings import Finding, has_errors
+from site_builder.base.site_paths import SITEMAP
+from site_builder.base.words import plural
+from site_builder.config.site import SiteConfig, load_config
+from site_builder.render.agents.artifacts import write_artifacts
+from site_builder.render.markdown.bodies import (
     BodyStats,
     RenderedBodies,
     environment_key,
     render_bodies,
 )
-from site_builder.render.body_cache import BodyCache
-from site_builder.render.links import asset_source
-from site_builder.render.lock import build_lock
-from site_builder.render.output import Output
-from site_builder.render.parallel import Background, in_background
-from site_builder.render.search import index_files
-from site_builder.render.stamp import (
+from site_builder.render.markdown.body_cache import BodyCache
+from site_builder.render.markdown.links import asset_source
+from site_builder.render.output.lock import build_lock
+from site_builder.render.output.stamp import (
     Stamp,
     forget_stamp,
     input_fingerprint,
@@ -44,10 +42,12 @@ from site_builder.render.stamp import (
     read_stamp,
     write_stamp,
 )
-from site_builder.render.urls import Urls
-from site_builder.site_paths import SITEMAP
+from site_builder.render.output.writer import Output
+from site_builder.render.pages import templates as pages
+from site_builder.render.pages.urls import Urls
+from site_builder.render.parallel import Background, in_background
+from site_builder.render.search.index import index_files
 from site_builder.sources.load import load_archive
-from site_builder.words import plural
 
 # progress(stage, done, total): called now and then while a build runs.
 Progress = Callable[[str, int, int], None]

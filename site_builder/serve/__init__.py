@@ -1,7 +1,10 @@
 """`site-builder serve`: watch → rebuild → reload, a live preview while writing records.
 
-watcher.py sorts file events into change kinds and settles bursts into batches; preview.py
-keeps the last good build in memory (store.py) and picks the smallest rebuild for each batch
-(affected.py says what an edit touches); server.py serves it over HTTP, with the Server-Sent
-Events stream (events.py) that reload.js listens on; command.py is the command-line front end.
+- `watcher.py`  file events sorted into change kinds, bursts settled into batches
+- `affected.py` what an edit touches: the smallest rebuild for each batch
+- `checked.py`  records checked one by one as they change
+- `preview.py`  the last good build, rebuilt by batches
+- `store.py`    the built site kept in memory
+- `server.py`   the site over HTTP, with the reload stream
+- `events.py`   the Server-Sent Events stream `reload.js` listens on
 """

@@ -16,11 +16,12 @@ from collections.abc import Collection, Iterator
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
-from site_builder.render import artifacts, search
-from site_builder.render.pages import SitePages
+from site_builder.render.agents import artifacts
+from site_builder.render.pages.templates import SitePages
+from site_builder.render.pages.theme import Theme
+from site_builder.render.pages.urls import Urls
 from site_builder.render.planned import EVERY, Planned, reads_any
-from site_builder.render.theme import Theme
-from site_builder.render.urls import Urls
+from site_builder.render.search import index as search
 
 
 def same_records(before: Archive, after: Archive) -> bool:

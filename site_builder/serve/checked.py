@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from site_builder.archive.archive import Archive
 from site_builder.archive.bulk import paused_gc
 from site_builder.archive.checks import checks_by_record, lineage_checks
-from site_builder.findings import Finding
+from site_builder.base.findings import Finding
 
 
 @dataclass(frozen=True, slots=True)

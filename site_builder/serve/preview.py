@@ -31,21 +31,22 @@ from typing import Any, TextIO
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.loader import LoaderCache, reload_records
-from site_builder.config import load_config
-from site_builder.findings import Finding, as_json, has_errors
-from site_builder.render import pages, search
-from site_builder.render.artifacts import write_artifacts
-from site_builder.render.bodies import RenderedBodies, update_bodies
+from site_builder.base.findings import Finding, as_json, has_errors
+from site_builder.base.site_paths import url_path
+from site_builder.base.words import plural
+from site_builder.config.site import load_config
+from site_builder.render.agents.artifacts import write_artifacts
+from site_builder.render.markdown.bodies import RenderedBodies, update_bodies
+from site_builder.render.pages import templates as pages
+from site_builder.render.pages.urls import Urls
+from site_builder.render.search import index as search
 from site_builder.render.site import copy_assets, write_site
-from site_builder.render.urls import Urls
 from site_builder.serve import affected
 from site_builder.serve.checked import Checked, check, recheck
 from site_builder.serve.events import Broadcaster
 from site_builder.serve.store import SiteStore
 from site_builder.serve.watcher import ChangeKind, Changes, Layout
-from site_builder.site_paths import url_path
 from site_builder.sources.load import load_archive
-from site_builder.words import plural
 
 # A rebuild that changed more files than this reloads every open page: naming them all would
 # cost more than reloading the few pages that did not change.

@@ -35,9 +35,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from urllib.parse import unquote
 
+from site_builder.base.site_paths import NOT_FOUND_PAGE, PREVIEW_FOLDER
 from site_builder.serve.events import Broadcaster, Message
 from site_builder.serve.store import SiteStore, Stored
-from site_builder.site_paths import NOT_FOUND_PAGE, PREVIEW_FOLDER
 
 RESERVED = PREVIEW_FOLDER
 # The one hidden folder a host serves: RFC 8615 puts verification and policy files there.

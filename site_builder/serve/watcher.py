@@ -19,8 +19,8 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from site_builder.config import CONFIG_FILE, SiteConfig
-from site_builder.render.theme import builtin_folder
+from site_builder.config.site import CONFIG_FILE, SiteConfig
+from site_builder.render.pages.theme import builtin_folder
 from site_builder.sources.resolve import FailedClones, content_roots
 
 # A burst ends after this long without another event, or this long after it began at most.

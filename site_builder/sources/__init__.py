@@ -1,10 +1,10 @@
 """Records from other places: site.yml's `sources`, read like the archive's own `content`.
 
-- `resolve.py`  site.yml → content roots for the loader (a missing clone is made here)
+- `resolve.py`   site.yml → content roots for the loader (a missing clone is made here)
+- `load.py`      the archive of a root: its config, its content roots, the loader
 - `checkouts.py` the cache of `repo:` sources under `.site-builder/sources/`
-- `git.py`      the system git, the only code that touches the network
-- `update.py`   `site-builder sources update`: fetch every repo again, report what changed
-- `command.py`  the command line of `sources update`
+- `git.py`       the system git, the only code that touches the network
+- `update.py`    `site-builder sources update`: fetch every repo again, report what changed
 
 `resolve` turns site.yml's `content` and `sources` into the content roots that
 `archive.loader.load_archive` reads, so every front end gets source records the same way.

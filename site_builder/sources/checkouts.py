@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder.config import SiteConfig, SourceSpec
+from site_builder.config.site import SiteConfig, SourceSpec
 from site_builder.sources import git
 
 SOURCES_FOLDER = "sources"

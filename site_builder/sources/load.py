@@ -11,7 +11,7 @@ from pathlib import Path
 from site_builder.archive.archive import Archive
 from site_builder.archive.loader import LoaderCache
 from site_builder.archive.loader import load_archive as read_roots
-from site_builder.config import SiteConfig
+from site_builder.config.site import SiteConfig
 from site_builder.sources.resolve import content_roots
 
 __all__ = ["LoaderCache", "load_archive"]

@@ -11,8 +11,8 @@ import os
 from pathlib import Path
 
 from site_builder.archive.origins import ContentRoot, Foreign, Source
-from site_builder.config import SiteConfig, SourceSpec, without_credentials
-from site_builder.findings import Finding
+from site_builder.base.findings import Finding
+from site_builder.config.site import SiteConfig, SourceSpec, without_credentials
 from site_builder.sources import checkouts, git
 
 FailedClones = dict[SourceSpec, Finding]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder.archive.records import FILE_NAME
-from site_builder.config import SiteConfig, SourceSpec
+from site_builder.config.site import SiteConfig, SourceSpec
 from site_builder.sources import checkouts, git
 from site_builder.sources.resolve import failure_message
 

@@ -55,7 +55,7 @@ def test_a_linked_file_that_is_a_symlink_out_is_a_check_error_and_never_publishe
 
     # Even when the build runs on the archive as the loader sees it, no page links the copy.
     archive = load_archive(root)
-    from site_builder.render.links import Origin, SourceLinks
+    from site_builder.render.markdown.links import Origin, SourceLinks
 
     links = SourceLinks.of(archive)
     origin = Origin.of(archive.get("local/adr/1"))

@@ -9,8 +9,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from site_builder import query
 from site_builder.access.published import archive_from_index
+from site_builder.query import answers as query
 from site_builder.render.site import build_site
 from site_builder.sources.load import load_archive
 from tests.conftest import FIXTURES, run_cli

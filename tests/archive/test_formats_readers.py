@@ -10,7 +10,7 @@ import pytest
 from site_builder.archive.formats import auto, log4brains, madr, nygard
 from site_builder.archive.formats.settle import FileFacts, Folder, date_of, settle, status_of
 from site_builder.archive.origins import Foreign
-from site_builder.config import DEFAULT_STATUSES
+from site_builder.config.site import DEFAULT_STATUSES
 
 STATUSES = frozenset(s.name for s in DEFAULT_STATUSES)
 FOLDER = Folder(Foreign("nygard", "tools", status_map=(("partly superseded", "superseded"),)),

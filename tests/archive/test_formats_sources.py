@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.config import load_config
+from site_builder.config.site import load_config
 from site_builder.sources.load import load_archive
 
 RECORD = "# 1. Use Go\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import yamlfile
+from site_builder.text import yamlfile
 from tests.conftest import run_cli
 from tests.mcp.client import mcp_client
 from tests.serve.conftest import Serving

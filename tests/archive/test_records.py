@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.archive.records import RecordContext, parse_record, split_front_matter
-from site_builder.config import DEFAULT_STATUSES, FieldDef
+from site_builder.config.site import DEFAULT_STATUSES, FieldDef
 
 FIELDS = (
     FieldDef("risk", type="enum", values=("low", "high")),

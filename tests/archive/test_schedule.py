@@ -10,7 +10,7 @@ import pytest
 from site_builder.archive.archive import Archive, Review
 from site_builder.archive.records import Record
 from site_builder.archive.schedule import add_interval, parse_every
-from site_builder.config import SiteConfig
+from site_builder.config.site import SiteConfig
 
 D = dt.date
 

@@ -9,7 +9,7 @@ import pytest
 
 from site_builder.archive.archive import Archive, SignOff
 from site_builder.archive.records import Record
-from site_builder.config import SiteConfig
+from site_builder.config.site import SiteConfig
 
 
 def signoff(reviewers: dict[str, str], approvals: int | None = None,

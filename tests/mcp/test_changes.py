@@ -12,7 +12,7 @@ from pathlib import Path
 
 from site_builder.access.changes import FolderChanges
 from site_builder.access.source import LocalSource
-from site_builder.config import load_config
+from site_builder.config.site import load_config
 
 
 def test_quiet_until_something_is_written(tmp_path: Path):

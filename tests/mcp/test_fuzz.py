@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from site_builder.access.source import LocalSource
-from site_builder.config import load_config
+from site_builder.config.site import load_config
 from site_builder.mcp import tools
 from site_builder.mcp.server import Server
 from tests.conftest import EXAMPLE_SITE

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from site_builder import query
+from site_builder.query import answers as query
 from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE, REPO
 from tests.mcp.httpserver import HttpServer

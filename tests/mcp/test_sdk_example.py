@@ -16,7 +16,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from site_builder import query
+from site_builder.query import answers as query
 from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE
 from tests.mcp.client import Session, http_client, mcp_client
@@ -158,8 +158,8 @@ def test_a_superseded_record_points_at_the_one_in_force(client: Session):
 
 
 def test_records_for_paths_answers_the_rfcs_example(client: Session):
-    """The answer agents/rfc/0001 shows for site_builder/render/output.py."""
-    answer = client.answer("records_for_paths", paths=["site_builder/render/output.py"])
+    """The answer agents/rfc/0001 shows for site_builder/render/output/writer.py."""
+    answer = client.answer("records_for_paths", paths=["site_builder/render/output/writer.py"])
     assert answer["total"] == 9
     assert {r["id"] for r in answer["current"]} == {
         "build/adr/0022-body-cache-in-one-sqlite-file",

@@ -9,7 +9,7 @@ import markdown
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from site_builder.render.agent_text import code, inline, line_start
+from site_builder.render.agents.agent_text import code, inline, line_start
 
 # Markdown's punctuation, URL parts and line breaks, many times more often than in prose.
 _PIECES = [*"#-*+>=|~`_:[]()<>!&;/\\.1 \n\tahtpsx@", "http://x.example", "](", "<a href=",

@@ -12,8 +12,8 @@ import pytest
 import yaml
 from llms_txt import parse_llms_file
 
-from site_builder import query
 from site_builder.archive.records import split_front_matter
+from site_builder.query import answers as query
 from site_builder.render.site import BuildResult, build_site
 from site_builder.sources.load import load_archive
 
@@ -239,7 +239,7 @@ def _xml_char(point: int) -> bool:
 
 
 def test_the_feed_drops_exactly_what_xml_cannot_hold() -> None:
-    from site_builder.render import feeds
+    from site_builder.render.pages import feeds
 
     differ = [hex(point) for point in range(0x110000)
               if bool(feeds._NOT_XML.match(chr(point))) == _xml_char(point)]

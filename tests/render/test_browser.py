@@ -20,10 +20,10 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from site_builder.archive.archive import Archive
-from site_builder.render.search import SearchIndex
+from site_builder.query.textindex import terms
+from site_builder.render.search.index import SearchIndex
 from site_builder.render.site import build_site
 from site_builder.sources.load import load_archive
-from site_builder.textindex import terms
 from tests import browsers
 from tests.conftest import EXAMPLE_SITE, TEST_OUTPUT
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser
 
-from site_builder.render.mermaid_release import release
+from site_builder.render.pages.mermaid_release import release
 from tests.render.test_browser import SCREENSHOTS, Site, browser, open_page, site
 
 __all__ = ["browser", "site"]  # the fixtures, imported for pytest

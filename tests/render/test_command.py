@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from site_builder.progress import ProgressLine
+from site_builder.cli.progress import ProgressLine
 from tests.conftest import run_cli
 
 IMMEDIATE = {"SITE_BUILDER_PROGRESS_AFTER": "0"}  # show progress even for a short build

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.render.csp import CONTENT_SECURITY_POLICY, DIAGRAM_CONTENT_SECURITY_POLICY
-from site_builder.render.diagrams import has_mermaid
-from site_builder.render.links import Origin
-from site_builder.render.markdown import BodyRenderer
-from site_builder.render.mermaid_release import MermaidRelease, release
+from site_builder.render.markdown.diagrams import has_mermaid
+from site_builder.render.markdown.links import Origin
+from site_builder.render.markdown.to_html import BodyRenderer
+from site_builder.render.pages.csp import CONTENT_SECURITY_POLICY, DIAGRAM_CONTENT_SECURITY_POLICY
+from site_builder.render.pages.mermaid_release import MermaidRelease, release
 from site_builder.render.site import build_site
 from tests.conftest import REPO
 

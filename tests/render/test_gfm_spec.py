@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import gfm
-from site_builder.render.html_pass import finish
-from site_builder.render.links import Origin
+from site_builder.render.markdown.html_pass import finish
+from site_builder.render.markdown.links import Origin
+from site_builder.text import gfm
 from tests.render.gfm_spec import Example, examples, normalise
 
 ORIGIN = Origin("p/adr/0001-x/index.html", Path("/a/content/p/adr/0001-x.md"))

@@ -8,8 +8,8 @@ from pathlib import Path
 import markdown
 from markdown.extensions.toc import slugify_unicode
 
-from site_builder.render.links import Origin
-from site_builder.render.markdown import BodyRenderer, TocEntry
+from site_builder.render.markdown.links import Origin
+from site_builder.render.markdown.to_html import BodyRenderer, TocEntry
 
 ORIGIN = Origin("p/adr/0001-x/index.html", Path("/a/content/p/adr/0001-x.md"))
 

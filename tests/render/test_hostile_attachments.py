@@ -16,7 +16,7 @@ from xml.etree import ElementTree
 import pytest
 
 from site_builder.archive.attachments import SvgRefused, clean_svg
-from site_builder.render.links import safe_url
+from site_builder.render.markdown.links import safe_url
 from site_builder.render.site import build_site
 from tests.conftest import run_cli
 from tests.sources.conftest import make_archive, record_text

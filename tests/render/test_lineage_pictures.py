@@ -14,10 +14,10 @@ from urllib.parse import unquote, urljoin
 
 import pytest
 
-from site_builder.render.lineage import MAX_WIDTH, SPACING, Lineage
-from site_builder.render.lineage_svg import standalone_style
+from site_builder.render.pages.theme import Theme
+from site_builder.render.pictures.lineage import MAX_WIDTH, SPACING, Lineage
+from site_builder.render.pictures.lineage_svg import standalone_style
 from site_builder.render.site import build_site
-from site_builder.render.theme import Theme
 from site_builder.serve import affected
 from site_builder.sources.load import load_archive
 from tests.conftest import run_cli

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from site_builder.archive.archive import Archive
-from site_builder.render.links import SourceLinks
-from site_builder.render.markdown import BodyRenderer, TocEntry, sanitise
+from site_builder.render.markdown.links import SourceLinks
+from site_builder.render.markdown.to_html import BodyRenderer, TocEntry, sanitise
 
 
 def render(archive: Archive, reference: str, body: str | None = None):

@@ -6,9 +6,9 @@ import datetime as dt
 from pathlib import Path
 
 from site_builder.authoring import new_record
-from site_builder.config import load_config
+from site_builder.authoring.scaffold import init_archive
+from site_builder.config.site import load_config
 from site_builder.render.site import build_site
-from site_builder.scaffold import init_archive
 
 
 def test_the_home_page_of_a_one_project_archive_lists_its_records(tmp_path: Path) -> None:

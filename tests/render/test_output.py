@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.render.journal import Commit, recover
-from site_builder.render.output import Output, OutputError
+from site_builder.render.output.journal import Commit, recover
+from site_builder.render.output.writer import Output, OutputError
 
 
 def tree(folder: Path) -> dict[str, bytes]:

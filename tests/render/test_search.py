@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.render import search
-from site_builder.render.search import CHUNK, SearchIndex, encode, file_key
+from site_builder.query.textindex import RULES, index_for, stem, terms
+from site_builder.render.search import index as search
+from site_builder.render.search.index import CHUNK, SearchIndex, encode, file_key
 from site_builder.sources.load import load_archive
-from site_builder.textindex import RULES, index_for, stem, terms
 
 
 def decode(text: str) -> list[int]:

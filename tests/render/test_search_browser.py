@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page
 
-from site_builder import query
-from site_builder.textindex import index_for
+from site_builder.query import answers as query
+from site_builder.query.textindex import index_for
 from tests.render.test_browser import Site, browser, open_page, site  # noqa: F401 (fixtures)
 
 CSS_ID = "search-suggestions-1"  # the page's first (and here only) box's listbox

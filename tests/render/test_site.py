@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.render import artifacts, parallel
+from site_builder.render import parallel
+from site_builder.render.agents import artifacts
 from site_builder.render.site import BuildRefused, BuildResult, UnsafeOutput, build_site
 from tests.conftest import MemorySite, run_cli
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.render import staging
-from site_builder.render.staging import Stager, StagingFailed
+from site_builder.render.output import staging
+from site_builder.render.output.staging import Stager, StagingFailed
 from tests.conftest import REPO, process_alive, wait_until_gone
 
 
@@ -131,7 +131,7 @@ def test_the_writer_dies_with_the_build(tmp_path: Path) -> None:
     build removes."""
     script = (f"import sys, time; sys.path.insert(0, {str(REPO)!r})\n"
               "from pathlib import Path\n"
-              "from site_builder.render.staging import Stager\n"
+              "from site_builder.render.output.staging import Stager\n"
               f"s = Stager(Path({str(tmp_path)!r}))\n"
               "s.write('a.html', b'x'); s.flush()\n"
               "print(s._writer.pid, flush=True)\n"

@@ -10,9 +10,9 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from site_builder.render import theme as theme_module
+from site_builder.render.pages import theme as theme_module
+from site_builder.render.pages.theme import Theme, builtin_folder
 from site_builder.render.site import build_site
-from site_builder.render.theme import Theme, builtin_folder
 
 STYLESHEET = builtin_folder("theme") / "site.css"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from site_builder.render.mermaid_release import release
+from site_builder.render.pages.mermaid_release import release
 from tests.serve.conftest import Serving, save
 
 RECORD = "content/demo/adr/0001-write-records-in-markdown.md"

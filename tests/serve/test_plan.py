@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 import yaml
 
-from site_builder import query
 from site_builder.archive.archive import Archive
 from site_builder.archive.loader import LoaderCache
 from site_builder.archive.records import Record
-from site_builder.render import search
+from site_builder.query import answers as query
+from site_builder.render.search import index as search
 from site_builder.render.site import write_site
 from site_builder.serve import affected
 from site_builder.sources.load import load_archive

@@ -6,8 +6,8 @@ import os
 import time
 from pathlib import Path
 
-from site_builder.config import load_config
-from site_builder.render.theme import builtin_folder
+from site_builder.config.site import load_config
+from site_builder.render.pages.theme import builtin_folder
 from site_builder.serve.watcher import ChangeKind, Layout, Watcher, is_litter
 
 RECORD = "content/demo/adr/0001-write-records-in-markdown.md"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from site_builder.config import SourceSpec, load_config
+from site_builder.config.site import SourceSpec, load_config
 from tests.sources.conftest import make_archive
 
 

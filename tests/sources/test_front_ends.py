@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from site_builder import query
+from site_builder.query import answers as query
 from site_builder.sources.load import load_archive
 from tests.conftest import run_cli
 from tests.sources.conftest import make_archive, record_text

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from site_builder.archive.loader import LoaderCache
-from site_builder.scaffold import init_archive
+from site_builder.authoring.scaffold import init_archive
 from site_builder.sources.checkouts import checkout_folder
 from site_builder.sources.load import load_archive
 from tests.sources.conftest import Origin, make_archive, record_text

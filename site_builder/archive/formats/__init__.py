@@ -1,8 +1,13 @@
 """Readers for records kept in another tool's format, read in place.
 
-One module per format, each a pure function from a file's text to `Fields`: `nygard`
-(adr-tools), `madr` (2.x items, 3.x/4.x front matter), `log4brains`, and `auto`, which picks
-one per file. `settle` turns Fields into the same Record a native file gives.
+- `nygard.py`     adr-tools records: `# N. Title`, `Date:`, a `Status` section
+- `madr.py`       MADR: 2.x list items under the H1, 3.x/4.x YAML front matter
+- `log4brains.py` Log4brains: `YYYYMMDD-slug.md`, MADR 2 items, relations under `## Links`
+- `auto.py`       `format: auto`: each file read by the reader its layout asks for
+- `front.py`      front matter in another tool's format → Fields
+- `text.py`       line-level reading the readers share: H1, items, sections, relations
+- `fields.py`     Fields: what a reader found in one file, each with its line
+- `settle.py`     Fields → the same Record a native file gives
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from site_builder.findings import Level
+from site_builder.base.findings import Level
 
 # Relation lines become one of these three kinds of reference.
 SUPERSEDES, SUPERSEDED_BY, RELATED = "supersedes", "supersededBy", "related"

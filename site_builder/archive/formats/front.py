@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import difflib
 
-from site_builder import yamlfile
 from site_builder.archive.formats.fields import RELATED, SUPERSEDED_BY, SUPERSEDES, Fields, Relation
 from site_builder.archive.formats.text import read_status
 from site_builder.archive.records import split_front_matter
+from site_builder.text import yamlfile
 
 # Keys of the docs sites such folders are published with: not decision metadata.
 DOCS_SITE_KEYS = frozenset({

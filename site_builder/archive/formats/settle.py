@@ -12,15 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from site_builder import yamlfile
 from site_builder.archive.affects import Affects
 from site_builder.archive.formats.fields import RELATED, SUPERSEDED_BY, SUPERSEDES, Fields
 from site_builder.archive.formats.text import first_paragraph
 from site_builder.archive.origins import Foreign, Source
 from site_builder.archive.records import Record
 from site_builder.archive.values import check_field_value
-from site_builder.config import FieldDef
-from site_builder.findings import Finding
+from site_builder.base.findings import Finding
+from site_builder.config.site import FieldDef
+from site_builder.text import yamlfile
 
 # Statuses other tools write, and the status each one means here.
 ALIASES = {"approved": "accepted", "pending": "proposed", "in review": "proposed",

@@ -1,0 +1,42 @@
+"""What `init --from` and `import` print: each folder found, every guess, what `check` says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from site_builder.archive.foreign import read_source
+from site_builder.base.findings import Finding
+from site_builder.base.words import plural
+from site_builder.config.site import SiteConfig, load_config
+from site_builder.sources.load import load_archive
+from site_builder.sources.resolve import content_roots
+
+
+def record_guesses(config: SiteConfig) -> list[str]:
+    """`path: guess` for every guess made reading the archive's foreign folders."""
+    roots, _ = content_roots(config)
+    lines = []
+    for root in roots:
+        if root.foreign is None:
+            continue
+        for item in read_source(config, root):
+            if item.record is None:
+                continue
+            where = item.record.rel_path
+            lines.extend(f"{where}: {guess}" for guess in item.guesses)
+    return lines
+
+
+def check_summary(root: Path) -> tuple[list[Finding], str]:
+    """The archive's errors, and one line saying whether `check` passes."""
+    config, problems = load_config(root)
+    if config is None:
+        return problems, "site.yml cannot be read"
+    archive = load_archive(root, config=config)
+    errors = [f for f in archive.findings if f.level == "error"]
+    if not errors:
+        return [], f"check passes: {plural(len(archive.records), 'record')}"
+    statuses = [f for f in errors if "status_map" in f.message]
+    hint = (f"; {len(statuses)} need a status_map entry in site.yml" if statuses else "")
+    counted = f"{plural(len(errors), 'error')} in {plural(len(archive.records), 'record')}"
+    return errors, f"check finds {counted}{hint}"

@@ -1,0 +1,7 @@
+"""site.yml and `_project.yml`: every key declared once, read into frozen values.
+
+- `keys.py`           every key of site.yml, of its list entries and of `_project.yml`
+- `values.py`         the frozen values: statuses, fields, sources and the config itself
+- `source_formats.py` the keys of a `sources:` entry kept in another tool's format
+- `site.py`           site.yml → SiteConfig; every problem becomes a finding
+"""

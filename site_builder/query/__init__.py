@@ -1,0 +1,6 @@
+"""The questions every front end asks of an Archive: the CLI, local MCP and remote MCP.
+
+- `textindex.py` what a text query means, for every search (tokens, stems, BM25)
+- `facets.py`    records grouped by the values the filters use, once per archive
+- `answers.py`   the queries behind the MCP tools, `search`/`show` and decisions.json
+"""

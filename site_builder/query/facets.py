@@ -1,0 +1,85 @@
+"""An Archive's records grouped by the values `search_records` and `due_reviews` filter on.
+
+`Facets` groups an Archive's records by the folded (lower-cased) value of each metadata
+filter of `search_records` (status, project, type, tag, author), and lists the decided
+records with a review schedule per project for `due_reviews`: a filtered call then reads
+a few short lists instead of comparing every record of the archive.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import weakref
+from collections.abc import Iterable
+from functools import cached_property
+
+from site_builder.archive.archive import Archive, Review
+from site_builder.archive.records import Record
+from site_builder.query.textindex import fold, memoised
+
+
+def _facet_values(record: Record) -> tuple[tuple[str, Iterable[str]], ...]:
+    return (("status", (record.status,)), ("project", (record.project,)),
+            ("type", (record.type,)), ("tag", record.tags), ("author", record.authors))
+
+
+FACETS = ("status", "project", "type", "tag", "author")
+
+Scheduled = tuple[tuple[dt.date, ...], tuple[tuple[Review, Record], ...]]
+
+
+class Facets:
+    """An Archive's records grouped by the folded values of their filterable metadata.
+
+    `records(name, value)` holds exactly the records whose `name` (status, project or type)
+    folds to `fold(value)`, or whose tags or authors hold such a value, in archive order
+    (newest first). Built once per Archive; nothing in it changes afterwards.
+    """
+
+    def __init__(self, archive: Archive) -> None:
+        self._archive = archive
+        groups: dict[str, dict[str, list[Record]]] = {name: {} for name in FACETS}
+        for record in archive.records:
+            for name, values in _facet_values(record):
+                # A record that writes one tag twice (or in two cases) is listed once.
+                for key in dict.fromkeys(fold(v) for v in values):
+                    groups[name].setdefault(key, []).append(record)
+        self._records = {name: {key: tuple(found) for key, found in group.items()}
+                         for name, group in groups.items()}
+        self._ids = {name: {key: frozenset(r.id for r in found) for key, found in group.items()}
+                     for name, group in groups.items()}
+
+    def records(self, name: str, value: str) -> tuple[Record, ...]:
+        """The records whose `name` (one of FACETS) matches `value` case-insensitively."""
+        return self._records[name].get(fold(value), ())
+
+    def ids(self, name: str, value: str) -> frozenset[str]:
+        """The ids of `records(name, value)`."""
+        return self._ids[name].get(fold(value), frozenset())
+
+    @cached_property
+    def _scheduled(self) -> dict[str | None, Scheduled]:
+        decided: dict[str | None, list[tuple[Review, Record]]] = {None: []}
+        open_statuses = self._archive.config.open_statuses
+        for pair in self._archive.scheduled:
+            if pair[1].status in open_statuses:
+                continue
+            decided[None].append(pair)
+            decided.setdefault(fold(pair[1].project), []).append(pair)
+        return {key: (tuple(review.due for review, _ in pairs), tuple(pairs))
+                for key, pairs in decided.items()}
+
+    def scheduled(self, project: str | None) -> Scheduled:
+        """(due dates, (review, record) pairs) of the decided records with a review schedule,
+        in one project (case-insensitive) or in all when `project` is None; soonest due
+        first, as `Archive.scheduled`."""
+        key = fold(project) if project is not None else None
+        return self._scheduled.get(key, ((), ()))
+
+
+_FACETS: weakref.WeakKeyDictionary[Archive, Facets] = weakref.WeakKeyDictionary()
+
+
+def facets_for(archive: Archive) -> Facets:
+    """The Facets of `archive`, built on first use and dropped with the Archive."""
+    return memoised(_FACETS, archive, Facets)

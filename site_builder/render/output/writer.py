@@ -1,0 +1,312 @@
+"""The one writer: every file of a build goes through `Output`, which stages it and commits it.
+
+A build writes into a staging folder beside the output folder (`_site.tmp-<pid>`, so renames
+never cross filesystems), and nothing in the output folder changes before `commit()`: a build
+that fails halfway leaves the previous output byte for byte as it was. Only files whose bytes
+differ from the previous output are staged; `commit()` renames them into place and deletes the
+files the new build no longer writes. Unchanged files are never touched, so they keep their
+mtime (rsync, `serve` and static hosts see no change), and a rebuild that changes nothing does
+no file-system writes at all (build/adr/0015).
+
+The commit writes each step into a journal before taking it (`journal.Commit`), so a commit
+the file system refuses halfway is undone at once, and one cut short by a `kill -9` is undone
+by the next build before it starts: the output is always the whole old or the whole new site
+once a build has run (build/adr/0025). Every file-system refusal is an `OutputError` naming
+the path.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import posixpath
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+from types import TracebackType
+
+from site_builder.render.output.journal import Commit, JournalError, recover, siblings
+from site_builder.render.output.staging import Stager, StagingFailed
+
+
+class OutputError(Exception):
+    """The output folder cannot be written or swapped; the message names the path and says
+    why. The previous output is intact unless the message says otherwise."""
+
+
+def refused(error: OSError, what: str = "write") -> OutputError:
+    """An OutputError for a file-system refusal: one line naming the path."""
+    path = error.filename if error.filename is not None else "the output"
+    reason = error.strerror or str(error)
+    if error.errno == errno.EXDEV:
+        reason += (" (the output folder and its parent, where the build is staged, are on "
+                   "different filesystems: build into a folder inside it)")
+    return OutputError(f"cannot {what} {path}: {reason}; the previous output is unchanged")
+
+
+class Output:
+    """A build's output, staged beside `target` until `commit()`.
+
+    Use as a context manager: leaving the block without `commit()` (an exception, a
+    failed check) discards the staging folder and leaves `target` untouched.
+    """
+
+    def __init__(self, target: Path) -> None:
+        self.target = Path(os.path.abspath(target))
+        self.stage, self.backup, self.journal = siblings(self.target, os.getpid())
+        self.written: set[str] = set()
+        self.changed = 0
+        self.unchanged = 0
+        self.removed = 0
+        self._stager = Stager(self.stage)
+        self._staged: list[str] = []
+        self._committed = False
+        # No previous output to compare with (a first or cold build): nothing is unchanged.
+        self._fresh = False
+
+    def __enter__(self) -> Output:
+        """Undo any commit a killed build left unfinished, then create the staging folder.
+        Raises OutputError when that cannot be done."""
+        try:
+            self.target.parent.mkdir(parents=True, exist_ok=True)
+            recover(self.target)
+            self._fresh = not self.target.exists()
+            if not self._fresh and (self.target.is_symlink() or not self.target.is_dir()):
+                raise OutputError(f"{self.target} exists and is not a folder; not "
+                                  "replacing it")
+            self.stage.mkdir()
+        except JournalError as error:
+            raise OutputError(str(error)) from None
+        except OSError as error:
+            raise refused(error, "create") from None
+        if not self._fresh and self.stage.stat().st_dev != self.target.stat().st_dev:
+            self.discard()
+            raise refused(OSError(errno.EXDEV, os.strerror(errno.EXDEV), str(self.target)),
+                          "build into")
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if not self._committed:
+            self.discard()
+
+    # ---- writing --------------------------------------------------------------------------
+
+    def exists(self, rel: str) -> bool:
+        """True when this build has already written `rel`."""
+        return rel in self.written
+
+    def write(self, rel: str, data: str | bytes | Iterable[bytes]) -> None:
+        """Stage the file `rel` (a POSIX path relative to the site root) with `data`: str
+        (written as UTF-8), bytes, or an iterable of bytes chunks for a file too large to
+        hold in memory at once. Raises ValueError for a path outside the site or one
+        written twice."""
+        if not isinstance(data, (str, bytes)):
+            self._write_chunks(rel, data)
+            return
+        content = data.encode("utf-8") if isinstance(data, str) else data
+        self._claim(rel)
+        if not self._fresh and _same_bytes(self.target / rel, content):
+            self.unchanged += 1
+            return
+        self._staged.append(rel)
+        self.changed += 1
+        try:
+            self._stager.write(rel, content)  # created by the writer process
+        except StagingFailed as failed:
+            raise self._refused(failed.error, failed.rel) from None
+
+    def _write_chunks(self, rel: str, chunks: Iterable[bytes]) -> None:
+        self._claim(rel)
+        staged = self._stage(rel)
+        try:
+            previous = open(self.target / rel, "rb")  # noqa: SIM115 - closed below
+        except OSError:
+            previous = None
+        same = previous is not None
+        try:
+            with open(staged, "wb") as stream:
+                for chunk in chunks:
+                    stream.write(chunk)
+                    same = same and previous.read(len(chunk)) == chunk  # type: ignore[union-attr]
+            same = same and previous.read(1) == b""  # type: ignore[union-attr]
+        except OSError as error:
+            raise self._refused(error, rel) from None
+        finally:
+            if previous is not None:
+                previous.close()
+        if same:
+            staged.unlink()
+            self._staged.pop()
+            self.changed -= 1
+            self.unchanged += 1
+
+    def copy(self, rel: str, source: Path) -> None:
+        """Stage the file `rel` as a copy of `source`. Raises ValueError as `write` does and
+        OSError when `source` cannot be read."""
+        self._claim(rel)
+        if not self._fresh and _same_file_bytes(self.target / rel, source):
+            self.unchanged += 1
+            return
+        staged = self._stage(rel)
+        try:
+            shutil.copyfile(source, staged)
+        except OSError as error:
+            if error.filename is not None and Path(error.filename) == source:
+                raise
+            raise self._refused(error, rel) from None
+
+    def _refused(self, error: OSError, rel: str) -> OutputError:
+        """A refusal to stage `rel`, named as the output file it was staged for."""
+        return refused(OSError(error.errno, error.strerror, str(self.target / rel)))
+
+    def _claim(self, rel: str) -> None:
+        clean = posixpath.normpath(rel)
+        if (not rel or rel != clean or clean.startswith(("/", "../")) or clean == ".."
+                or "\\" in rel or clean == "."):
+            raise ValueError(f"not a file path inside the site: {rel!r}")
+        if rel in self.written:
+            raise ValueError(f"{rel} is written twice in one build")
+        self.written.add(rel)
+
+    def _stage(self, rel: str) -> Path:
+        """The staged path of a changed file written in this thread, its folder created
+        (after every file handed to the writer process)."""
+        self._staged.append(rel)
+        self.changed += 1
+        try:
+            self._stager.make_folder(posixpath.dirname(rel))
+        except StagingFailed as failed:
+            raise self._refused(failed.error, failed.rel) from None
+        return self.stage / rel
+
+    # ---- finishing --------------------------------------------------------------------------
+
+    def commit(self) -> None:
+        """Move the staged files into the output folder and delete the files this build did
+        not write, as one journaled change. Raises OutputError when the output path is not a
+        folder or the file system refuses a step; every step taken is then undone, so the
+        output is the previous one."""
+        if self._committed:
+            return
+        try:
+            self._stager.flush()
+        except StagingFailed as failed:
+            raise self._refused(failed.error, failed.rel) from None
+        finally:
+            self._stager.close()
+        if self._fresh:
+            try:
+                os.rename(self.stage, self.target)
+            except OSError as error:
+                raise refused(error, "create") from None
+        elif not self.target.is_dir() or self.target.is_symlink():
+            raise OutputError(f"{self.target} exists and is not a folder; not replacing it")
+        else:
+            self.removed = self._commit_changes()
+        self._committed = True
+
+    def _commit_changes(self) -> int:
+        """The journaled commit into an existing output; returns how many files it deleted."""
+        try:
+            stale, folders = _stale(self.target, self.written)
+        except OSError as error:
+            raise refused(error, "read") from None
+        if not self._staged and not stale:
+            shutil.rmtree(self.stage, ignore_errors=True)  # nothing to change: no journal
+            return 0
+        try:
+            step = Commit(self.target, self.stage, self.backup, self.journal)
+        except OSError as error:
+            raise refused(error, "create") from None
+        try:
+            ready: set[str] = set()
+            for rel in self._staged:
+                _move_into(step, rel, ready)
+            for rel in stale:
+                if rel not in step.saved and os.path.lexists(self.target / rel):
+                    step.save(rel)
+            for folder in folders:  # deepest first
+                if os.path.isdir(self.target / folder):
+                    step.rmdir(folder)
+        except BaseException as error:  # Ctrl-C too: the old site, not half of each
+            try:
+                step.rollback()
+            except JournalError as undo:
+                raise OutputError(f"cannot write {getattr(error, 'filename', '?')}: "
+                                  f"{getattr(error, 'strerror', error)}; {undo}") from None
+            if isinstance(error, OSError):
+                raise refused(error) from None
+            raise
+        step.finish()
+        return len(stale)
+
+    def discard(self) -> None:
+        """Remove the staging folder; the output folder is left as it was."""
+        self._stager.close(drop=True)
+        shutil.rmtree(self.stage, ignore_errors=True)
+
+
+def _same_bytes(path: Path, content: bytes) -> bool:
+    try:
+        if path.stat().st_size != len(content):
+            return False
+        return path.read_bytes() == content
+    except OSError:
+        return False
+
+
+def _same_file_bytes(path: Path, source: Path) -> bool:
+    try:
+        if path.stat().st_size != source.stat().st_size:
+            return False
+        return path.read_bytes() == source.read_bytes()
+    except OSError:
+        return False
+
+
+def _move_into(step: Commit, rel: str, ready: set[str]) -> None:
+    """Rename a staged file to `rel` in the output, moving whatever old file, link or folder
+    is in the way into the backup (a page that became a folder, or the reverse). `ready`
+    remembers the folders already checked."""
+    target = step.target
+    parts = rel.split("/")
+    for depth in range(1, len(parts)):
+        folder_rel = "/".join(parts[:depth])
+        if folder_rel in ready:
+            continue
+        folder = target / folder_rel
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            step.save(folder_rel)  # never write through a link, or into an old file's name
+        if not folder.is_dir():
+            step.mkdir(folder_rel)
+        ready.add(folder_rel)
+    destination = target / rel
+    if destination.is_symlink() or destination.is_dir():
+        step.save(rel)
+    elif destination.exists():
+        step.save(rel, keep=True)  # replaced in place below: never missing for a reader
+    step.place(rel)
+
+
+def _stale(target: Path, written: set[str]) -> tuple[list[str], list[str]]:
+    """The files (and links) under `target` that are not in `written`, and the folders that
+    may be empty once they are gone, deepest first."""
+    stale: list[str] = []
+    emptied: list[str] = []
+    may_empty: set[str] = set()
+    for folder, folders, files in os.walk(target, topdown=False):  # children first
+        rel_folder = os.path.relpath(folder, target).replace(os.sep, "/")
+        prefix = "" if rel_folder == "." else f"{rel_folder}/"
+        gone = [prefix + name for name in files if prefix + name not in written]
+        links = [prefix + name for name in folders
+                 if os.path.islink(os.path.join(folder, name))]
+        stale.extend(gone)
+        stale.extend(links)
+        subfolders = [prefix + name for name in folders if prefix + name not in links]
+        # May end up empty: every file goes and every subfolder may end up empty. Whether
+        # it does (new files may arrive) is for rmdir to tell.
+        if prefix and len(gone) == len(files) and may_empty.issuperset(subfolders):
+            emptied.append(rel_folder)
+            may_empty.add(rel_folder)
+    return stale, emptied
