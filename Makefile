@@ -29,7 +29,7 @@ MERMAID_DIR     := theme/mermaid
 help:
 	@echo "make site    build example-site/ into example-site/_site"
 	@echo "make serve   live preview of example-site on http://127.0.0.1:8000/"
-	@echo "make test    lint and run every test (installs what the tests need)"
+	@echo "make test    lint (ruff, mypy --strict) and run every test (installs what they need)"
 	@echo "make check   validate example-site with site-builder check --strict"
 	@echo "make bench   speed and memory against Hugo and MkDocs (at N=$(N) records)"
 	@echo "make mermaid fetch the pinned Mermaid release from npm into theme/mermaid/ (checks its SHA-256s)"
@@ -56,8 +56,10 @@ serve: $(STAMP)
 check: $(STAMP)
 	$(BIN)/site-builder check --strict --root example-site
 
+# ruff for style, mypy --strict (configured in pyproject.toml) for types: both at zero.
 lint: $(TOOLS)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 # Browser tests drive Debian's chromium; install it when it is missing.
 system-deps:

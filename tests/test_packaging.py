@@ -25,3 +25,11 @@ def test_the_wheel_ships_every_file_of_the_mermaid_release():
     release = {p for p in (theme / "mermaid").rglob("*") if p.is_file()}
     assert len(release) > 100
     assert release <= shipped, sorted(str(p) for p in release - shipped)[:5]
+
+
+def test_the_package_says_it_is_typed():
+    # PEP 561: a project type-checking against site-builder reads its hints only with this.
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]["site_builder"]
+    assert "py.typed" in data
+    assert (REPO / "site_builder" / "py.typed").is_file()

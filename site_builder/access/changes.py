@@ -82,7 +82,8 @@ class FolderChanges:
 
     def _add(self, folder: str) -> int | None:
         """The watch descriptor of `folder`; None when watching had to stop."""
-        wd = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), _MASK)
+        assert self._libc is not None  # watching only starts where libc was found
+        wd: int = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), _MASK)
         if wd < 0:
             if ctypes.get_errno() == 2:  # ENOENT: gone since the walk; an event says so
                 return -1

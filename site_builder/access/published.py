@@ -186,7 +186,8 @@ def _required_approvals(site: dict[str, Any], records: list[Any]) -> int | None:
     Taken from `site` when published; otherwise read back from a record that sets no
     `approvals` of its own but needs fewer or more than all its reviewers.
     """
-    review = site.get("review") if isinstance(site.get("review"), dict) else {}
+    found = site.get("review")
+    review: dict[str, Any] = found if isinstance(found, dict) else {}
     for value in (site.get("requiredApprovals"), site.get("required_approvals"),
                   review.get("required_approvals")):
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:

@@ -25,8 +25,8 @@ import httpx
 
 from site_builder import __version__
 from site_builder.access import fetch
+from site_builder.access.jsonshape import PublishedError
 from site_builder.access.published import (
-    PublishedError,
     archive_from_index,
     bad_patterns,
     bodies_from_full,

@@ -272,6 +272,7 @@ class Affects:
                 if glob is not None:
                     compiled.append((negative, glob))
             object.__setattr__(self, "_compiled", tuple(compiled))
+        assert self._compiled is not None
         return self._compiled
 
     def matches(self, path: str) -> bool:

@@ -121,7 +121,8 @@ def clean_svg(data: bytes) -> bytes:
         raise SvgRefused("is nested too deeply to check") from None
     ElementTree.register_namespace("", _SVG_NS)
     ElementTree.register_namespace("xlink", _XLINK_NS)
-    return ElementTree.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    written: bytes = ElementTree.tostring(root, encoding="utf-8", xml_declaration=True)
+    return written + b"\n"
 
 
 def published_bytes(path: Path, root: Path) -> bytes:

@@ -17,7 +17,7 @@ from site_builder.archive.formats import is_record_name
 from site_builder.archive.links import escapes, is_local, local_path
 from site_builder.archive.records import FILE_NAME, Record
 from site_builder.base.confined import Refused, inside, kind_of
-from site_builder.base.findings import Finding
+from site_builder.base.findings import Finding, Level
 
 # The archive's own override folders (build/theme.py reads them); a file there is read only
 # when it is a regular file inside the archive.
@@ -191,7 +191,7 @@ def _links(archive: Archive, record: Record, content: set[Path],
                 yield Finding(record.path, line, *problem)
 
 
-def _attachment_problem(path: Path, root: Path, written: str) -> tuple[str, str] | None:
+def _attachment_problem(path: Path, root: Path, written: str) -> tuple[Level, str] | None:
     """(level, message) for a linked file that is not published as it is, else None."""
     found = attachments.kind(path)
     if found == "html":

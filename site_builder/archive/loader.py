@@ -221,7 +221,7 @@ def _claimed_twice(config: SiteConfig, project_id: str, first: tuple[ContentRoot
 
 
 def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_name: str,
-                 entries: list[os.DirEntry[str]], fields: tuple, cache: LoaderCache,
+                 entries: list[os.DirEntry[str]], fields: tuple[Any, ...], cache: LoaderCache,
                  findings: list[Finding], fingerprint: list[Any]) -> list[Record]:
     """The records of one `<project>/<type>/` folder, parsing only files that changed.
 
@@ -273,8 +273,8 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
     for number, paths in numbers.items():
         if len(paths) > 1:
             names = ", ".join(os.path.basename(p) for p in paths)
-            for path in paths:
-                findings.append(Finding(Path(path), 1, "error", (
+            for duplicate in paths:
+                findings.append(Finding(Path(duplicate), 1, "error", (
                     f"number {number:04d} is used by {len(paths)} records in "
                     f"{project}/{type_name}: {names}")))
     return records

@@ -139,10 +139,11 @@ def read_review(value: Any, problems: Problems) -> tuple[str | None, dt.date | N
         problems.add("error", "'review' must be a mapping such as "
                               "{every: \"6 months\", reviewed: 2026-05-01}", "review")
         return None, None
-    every: str | None = str(value["every"])
+    text = str(value["every"])
+    every: str | None = text
     # Length first: int() of thousands of digits raises, and no real interval needs more.
-    if len(every) > _MAX_EVERY_TEXT or parse_every(every) is None:  # type: ignore[arg-type]
-        shown = every if len(every) <= _MAX_EVERY_TEXT else f"{every[:_MAX_EVERY_TEXT]}…"
+    if len(text) > _MAX_EVERY_TEXT or parse_every(text) is None:
+        shown = text if len(text) <= _MAX_EVERY_TEXT else f"{text[:_MAX_EVERY_TEXT]}…"
         problems.add("error", f"review 'every' must be N days, weeks, months or years, "
                               f"not {shown!r}", "review.every")
         every = None

@@ -15,7 +15,7 @@ from site_builder.sources.resolve import content_roots
 def record_guesses(config: SiteConfig) -> list[str]:
     """`path: guess` for every guess made reading the archive's foreign folders."""
     roots, _ = content_roots(config)
-    lines = []
+    lines: list[str] = []
     for root in roots:
         if root.foreign is None:
             continue

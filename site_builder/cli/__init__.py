@@ -32,11 +32,11 @@ from site_builder.cli import (
     serve,
     sources,
 )
-from site_builder.cli.common import ARCHIVE_ERRORS, OK, USAGE, UsageError, fail
+from site_builder.cli.common import ARCHIVE_ERRORS, OK, USAGE, Subcommands, UsageError, fail
 
 __all__ = ["build_parser", "main"]
 
-Register = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
+Register = Callable[[Subcommands, argparse.ArgumentParser], None]
 # In the order `--help` lists them.
 COMMANDS: tuple[Register, ...] = (
     init.register, import_command.register, new.register, check.register, search.register,
@@ -65,7 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        code: int = args.func(args)
+        return code
     except UsageError as exc:
         fail(str(exc))
         return USAGE
@@ -74,11 +75,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return OK
     except Exception as exc:
-        code = _known_failure(exc)
-        if code is None:
+        known = _known_failure(exc)
+        if known is None:
             return _unexpected(exc)
         fail(str(exc))
-        return code
+        return known
 
 
 def _known_failure(exc: Exception) -> int | None:

@@ -6,7 +6,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from site_builder.cli.common import ARCHIVE_ERRORS, FAILED, OK, USAGE, find_root, report
+from site_builder.cli.common import (
+    ARCHIVE_ERRORS,
+    FAILED,
+    OK,
+    USAGE,
+    Subcommands,
+    find_root,
+    report,
+)
 from site_builder.cli.progress import ProgressLine
 
 
@@ -62,7 +70,7 @@ def _jobs(text: str) -> int:
     return value
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     """Add `build` to the command-line parser."""
     p = sub.add_parser("build", help="build the site into the output folder", parents=[common])
     p.add_argument("--output", metavar="DIR",

@@ -8,10 +8,10 @@ import sys
 
 from site_builder.base.findings import as_json, github_annotation
 from site_builder.base.words import plural
-from site_builder.cli.common import ARCHIVE_ERRORS, OK, find_root, report
+from site_builder.cli.common import ARCHIVE_ERRORS, OK, Subcommands, find_root, report
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("check", help="validate the archive", parents=[common])
     p.add_argument("--format", choices=("text", "json", "github"), default="text")
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")

@@ -12,10 +12,14 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO, TypeAlias
 
 from site_builder.base.findings import Finding, has_errors
 from site_builder.config.site import NoArchive, find_archive
+
+# What a command's `register` is handed: the parser's subcommands (argparse's class is
+# generic only to type checkers, hence the string).
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 if TYPE_CHECKING:
     from site_builder.archive.archive import Archive
@@ -42,7 +46,7 @@ def find_root(given: str | None) -> Path:
         raise UsageError(str(exc)) from None
 
 
-def report(findings: Sequence[Finding], stream=None) -> None:
+def report(findings: Sequence[Finding], stream: TextIO | None = None) -> None:
     """Print findings as `path:line: level: message`, to stderr unless told otherwise."""
     for finding in findings:
         print(finding.format(), file=stream or sys.stderr)

@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from site_builder.cli.common import Subcommands
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+
+def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     """Add `graph` to the command-line parser."""
     p = sub.add_parser("graph", parents=[common],
                        help="print the supersede lineage as SVG or Graphviz DOT")

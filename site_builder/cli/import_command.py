@@ -11,6 +11,7 @@ from site_builder.base.words import plural
 from site_builder.cli.common import (
     ARCHIVE_ERRORS,
     OK,
+    Subcommands,
     UsageError,
     find_root,
     load_config_or_fail,
@@ -21,7 +22,7 @@ from site_builder.config.source_formats import FORMATS
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("import", help="convert a folder of adr-tools, MADR or Log4brains "
                        "records into native files", parents=[common])
     p.add_argument("src", help="the folder of records to convert (left unchanged)")

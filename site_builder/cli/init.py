@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from site_builder.cli.common import OK, USAGE, UsageError, fail, report
+from site_builder.cli.common import OK, USAGE, Subcommands, UsageError, fail, report
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("init", help="scaffold a new archive", parents=[common])
     p.add_argument("dir", nargs="?", help="folder to create it in (default: --root, else here)")
     p.add_argument("--from", dest="from_dir", metavar="DIR",

@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from site_builder.cli.common import USAGE
+from site_builder.cli.common import USAGE, Subcommands
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     """Add the `mcp` command to the CLI."""
     p = sub.add_parser(
         "mcp", parents=[common],

@@ -5,10 +5,18 @@ from __future__ import annotations
 import argparse
 
 from site_builder.base.findings import display_path
-from site_builder.cli.common import OK, USAGE, UsageError, fail, find_root, load_config_or_fail
+from site_builder.cli.common import (
+    OK,
+    USAGE,
+    Subcommands,
+    UsageError,
+    fail,
+    find_root,
+    load_config_or_fail,
+)
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("new", help="write the next-numbered record", parents=[common])
     p.add_argument("project")
     p.add_argument("type", help="record type folder, e.g. adr or rfc")

@@ -13,6 +13,7 @@ from site_builder.base.words import plural
 from site_builder.cli.common import (
     ARCHIVE_ERRORS,
     OK,
+    Subcommands,
     archive_for_queries,
     fail,
     print_json,
@@ -21,7 +22,7 @@ from site_builder.cli.common import (
 from site_builder.contract import records as contract
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("search", help="search records (the search_records tool)",
                        parents=[common])
     contract.cli_flags(p, "search_records")

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # imported when `serve` runs: the CLI's other commands never 
     from site_builder.serve.store import SiteStore
     from site_builder.serve.watcher import Watcher
 
-from site_builder.cli.common import OK, USAGE, fail, find_root, load_config_or_fail
+from site_builder.cli.common import OK, USAGE, Subcommands, fail, find_root, load_config_or_fail
 
 # Listings and agent files are written again once no change came for this long: an author
 # saving again and again sees each save on its page first, and the rest when they pause.
@@ -41,7 +41,7 @@ def _port(text: str) -> int:
     return value
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     """Add `serve` to the command-line parser."""
     p = sub.add_parser("serve", parents=[common],
                        help="live preview: build, serve, rebuild on change, reload the browser")

@@ -11,12 +11,13 @@ import sys
 from typing import TYPE_CHECKING
 
 from site_builder.base.words import plural
+from site_builder.cli.common import Subcommands
 
 if TYPE_CHECKING:  # imported when the command runs (git and the loader are not light)
     from site_builder.sources.update import SourceUpdate
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     """Add `sources update` to the command line."""
     parser = sub.add_parser("sources", help="records from other repositories (site.yml sources)")
     actions = parser.add_subparsers(dest="sources_command", required=True, metavar="ACTION")

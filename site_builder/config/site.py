@@ -207,7 +207,9 @@ def _parse_sources(raw: Any, checker: _Checker) -> tuple[SourceSpec, ...]:
             checker.error_at(line, "every source needs exactly one of 'path' or 'repo'")
             continue
         checker.unknown_keys(item, _SOURCE_KEYS | FORMAT_KEYS, "a source", "sources", index)
-        spec = SourceSpec(**{k: _opt_str(item.get(k)) for k in _SOURCE_KEYS}, line=line)
+        text = {k: _opt_str(item.get(k)) for k in _SOURCE_KEYS}
+        spec = SourceSpec(path=text["path"], repo=text["repo"], ref=text["ref"], dir=text["dir"],
+                          name=text["name"], edit_url=text["edit_url"], line=line)
         problem = _source_problem(spec)
         if problem is None and "format" in item:
             keys, problem = format_keys(item)

@@ -87,7 +87,8 @@ def readable() -> Schema:
     status = _require(properties["statuses"]["items"], "status")
     properties["statuses"]["items"] = {"anyOf": [{"type": "string", "minLength": 1}, status]}
     properties["records"] = {"type": "array"}
-    return loose
+    schema: dict[str, Any] = loose
+    return schema
 
 
 def record() -> Schema:

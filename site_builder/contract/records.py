@@ -146,12 +146,14 @@ def _object(keys: tuple[Key, ...], more: dict[str, Schema]) -> Schema:
 
 def summary_schema(**more: Schema) -> Schema:
     """One record of a list answer, with `more` keys, as tools publish it."""
-    return inline(_object(tuple(k for k in RECORD if k.summary), more))
+    schema: Schema = inline(_object(tuple(k for k in RECORD if k.summary), more))
+    return schema
 
 
 def detail_schema() -> Schema:
     """A whole record with its body (get_record)."""
-    return inline(_object((*RECORD, BODY), {}))
+    schema: Schema = inline(_object((*RECORD, BODY), {}))
+    return schema
 
 
 def record_schema(statuses: list[str] | None, fields: dict[str, Schema] | None) -> Schema:
@@ -210,7 +212,8 @@ def _search_answer() -> Schema:
 
 def _review_key(name: str) -> Schema:
     """A nullable key of the record, as a list item that always has it."""
-    return next(k.schema for k in RECORD if k.name == name)["anyOf"][0]
+    schema: Schema = next(k.schema for k in RECORD if k.name == name)["anyOf"][0]
+    return schema
 
 
 PROJECT: Schema = strict({
@@ -370,7 +373,8 @@ def checked(tool: str, given: Any) -> dict[str, Any]:
     found = problem(given, INPUTS[tool], tool)
     if found:
         raise ArgumentError(found)
-    return given
+    arguments: dict[str, Any] = given
+    return arguments
 
 
 def cli_flags(parser: argparse.ArgumentParser, tool: str) -> None:

@@ -188,7 +188,9 @@ def parse(text: str) -> Query:
 
 def level(count: int, length: int, average: float) -> int:
     """BM25's term-frequency part for a weighted count in a record of `length`, as 1–31."""
-    k1, b, top = RULES["k1"], RULES["b"], RULES["levels"]
+    k1: float = RULES["k1"]
+    b: float = RULES["b"]
+    top: int = RULES["levels"]
     norm = 1 - b + b * length / (average or 1.0)
     saturation = count * (k1 + 1) / (count + k1 * norm)
     return max(1, min(top, round(top * saturation / (k1 + 1))))
@@ -197,7 +199,8 @@ def level(count: int, length: int, average: float) -> int:
 def idf(documents: int, total: int) -> int:
     """BM25's inverse document frequency of a term held by `documents` of `total` records,
     scaled to an integer."""
-    return round(RULES["idfScale"] * math.log(1 + (total - documents + 0.5) / (documents + 0.5)))
+    scale: float = RULES["idfScale"]
+    return round(scale * math.log(1 + (total - documents + 0.5) / (documents + 0.5)))
 
 
 def field_text(value: Any) -> str:
@@ -284,9 +287,9 @@ class TextIndex:
                 values[term].append(count)
         average = sum(lengths) / len(records) if records else 1.0
         known: dict[tuple[int, int], int] = {}
-        for term, counts in values.items():
+        for term, weighted in values.items():
             out = array("B")
-            for number, count in zip(docs[term], counts, strict=True):
+            for number, count in zip(docs[term], weighted, strict=True):
                 pair = (count, lengths[number])
                 value = known.get(pair)
                 if value is None:

@@ -171,7 +171,8 @@ class Background(Generic[R]):
             self.close()
         if not done:
             raise value
-        return value
+        result: R = value
+        return result
 
     def close(self) -> None:
         if self._receiving is not None:

@@ -150,7 +150,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
     def setup(self) -> None:
         """Every read of this connection gives up after the server's idle timeout (the
         handler then closes it)."""
-        self.timeout = self.server.idle_timeout
+        self.timeout = self.server.idle_timeout  # type: ignore[misc]  # per connection
         super().setup()
 
     def do_GET(self) -> None:

@@ -63,7 +63,7 @@ def cached(config: SiteConfig, spec: SourceSpec) -> Checkout | None:
         return None
     if not isinstance(state, dict) or not isinstance(state.get("commit"), str):
         return None
-    if state.get("repo") != spec.repo or state.get("ref") != spec.ref:
+    if spec.repo is None or state.get("repo") != spec.repo or state.get("ref") != spec.ref:
         return None  # site.yml now asks for another repo or ref: not cached
     return Checkout(folder, spec.repo, spec.ref, state["commit"])
 

@@ -57,7 +57,7 @@ class InvalidDate(str):
 def _timestamp(constructor: Any, node: yaml.Node) -> Any:
     text = constructor.construct_scalar(node)
     try:
-        value = yaml.SafeLoader.construct_yaml_timestamp(constructor, node)
+        value = yaml.SafeLoader.construct_yaml_timestamp(constructor, node)  # type: ignore[arg-type]
     except ValueError:
         return InvalidDate(text)
     return value.date() if isinstance(value, dt.datetime) else value
@@ -88,7 +88,7 @@ def _float(constructor: Any, node: yaml.ScalarNode) -> float:
                            "text)", problem_mark=node.start_mark)
 
 
-class _Loader(_Base):  # type: ignore[misc, valid-type]
+class _Loader(_Base):  # type: ignore[misc]
     """Safe loader whose timestamps are plain dates and never raise, and whose numbers are
     bounded."""
 

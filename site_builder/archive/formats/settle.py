@@ -146,7 +146,7 @@ def settle(fields: Fields, facts: FileFacts, folder: Folder) -> Settled:
         description = first_paragraph(fields.body)
         if description:
             out.guesses.append("description taken from the first paragraph")
-    refs = {SUPERSEDES: [], SUPERSEDED_BY: [], RELATED: []}
+    refs: dict[str, list[Any]] = {SUPERSEDES: [], SUPERSEDED_BY: [], RELATED: []}
     lines: dict[str, int] = {}
     for relation in fields.relations:
         target = relation.target
@@ -176,7 +176,7 @@ def settle(fields: Fields, facts: FileFacts, folder: Folder) -> Settled:
     return out
 
 
-def _status(values: dict, folder: Folder, out: Settled, problem: Any) -> str | None:
+def _status(values: dict[str, Any], folder: Folder, out: Settled, problem: Any) -> str | None:
     if "status" not in values:
         out.guesses.append(f"no status: {folder.foreign.default_status} (default_status)")
         return folder.foreign.default_status
@@ -192,7 +192,8 @@ def _status(values: dict, folder: Folder, out: Settled, problem: Any) -> str | N
     return status
 
 
-def _record_date(values: dict, facts: FileFacts, out: Settled, problem: Any) -> dt.date | None:
+def _record_date(values: dict[str, Any], facts: FileFacts, out: Settled,
+                 problem: Any) -> dt.date | None:
     if "date" not in values:
         if facts.git_date is not None:
             out.guesses.append(f"date {facts.git_date.isoformat()} from git (first commit)")
@@ -212,7 +213,7 @@ def _record_date(values: dict, facts: FileFacts, out: Settled, problem: Any) -> 
     return date
 
 
-def _custom(values: dict, folder: Folder, problem: Any) -> tuple[tuple[str, Any], ...]:
+def _custom(values: dict[str, Any], folder: Folder, problem: Any) -> tuple[tuple[str, Any], ...]:
     """The declared custom fields the record sets (`consulted` and `informed` among them)."""
     out = []
     for definition in folder.fields:

@@ -32,8 +32,8 @@ from site_builder.base.site_paths import (
     SITEMAP,
 )
 from site_builder.query import answers as query
-from site_builder.render.agents.guide import agents_md
 from site_builder.render.agents.agent_text import inline, line_start, one_line
+from site_builder.render.agents.guide import agents_md
 from site_builder.render.agents.schema import decisions_schema
 from site_builder.render.pages.feeds import atom_feed, robots_txt, sitemap
 from site_builder.render.pages.urls import Urls

@@ -74,6 +74,7 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
     for page in site.planned():
         if wanted(page.path):
             html = page.make()
+            assert isinstance(html, str | bytes), page.path  # pages are made whole
             # The Mermaid release goes out before the first page that draws a diagram (a
             # site without one publishes none of it), so `serve`, which shows each file as
             # it is written, never shows a diagram page whose script is not there yet.
@@ -264,7 +265,7 @@ class SitePages:
     def home(self) -> tuple[str, str]:
         records = self.archive.records
         counts = _project_counts(self.rows.values())
-        projects = [{"project": p, "page": Urls.project_page(p.id),
+        projects: list[dict[str, Any]] = [{"project": p, "page": Urls.project_page(p.id),
                      **counts.get(p.id, _NO_RECORDS)} for p in self.archive.projects.values()]
         totals = {
             "records": len(records),

@@ -104,15 +104,15 @@ def _acyclic(nodes: Sequence[str], edges: Sequence[tuple[str, str]]
         state[start] = 1
         while stack:
             node, targets = stack[-1]
-            target = next(targets, None)
-            if target is None:
+            step = next(targets, None)
+            if step is None:
                 state[node] = 2
                 stack.pop()
-            elif state.get(target) == 1:
-                back.add((node, target))
-            elif target not in state:
-                state[target] = 1
-                stack.append((target, iter(out[target])))
+            elif state.get(step) == 1:
+                back.add((node, step))
+            elif step not in state:
+                state[step] = 1
+                stack.append((step, iter(out[step])))
     kept = [e for e in dict.fromkeys(edges) if e not in back and e[0] != e[1]]
     loose = [e for e in dict.fromkeys(edges) if e in back and e[0] != e[1]]
     return kept, loose
