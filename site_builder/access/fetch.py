@@ -26,6 +26,8 @@ from contextvars import ContextVar
 import httpcore
 import httpx
 
+from site_builder.errors import InputError
+
 STEP = 64 * 1024
 """The most bytes one decoding step produces, and the size of raw reads."""
 MAX_LAYERS = 3
@@ -36,11 +38,11 @@ deadline: ContextVar[float | None] = ContextVar("site_builder_fetch_deadline", d
 """The time.monotonic() by which the request in progress must be done, or None."""
 
 
-class TooLarge(Exception):
+class TooLarge(InputError):
     """A body, or one of its decoding layers, grew past the limit."""
 
 
-class BadEncoding(Exception):
+class BadEncoding(InputError):
     """A body that cannot be decoded; the message says why (without the URL)."""
 
 

@@ -15,13 +15,14 @@ import re
 from typing import Any
 
 from site_builder.contract.validate import encodes
+from site_builder.errors import InputError
 
 _DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 MAX_DEPTH = 16
 """How deeply a free-form value (a custom field) may nest lists and objects."""
 
 
-class PublishedError(ValueError):
+class PublishedError(InputError, ValueError):
     """Published data that is not what site-builder writes; the message says what is wrong."""
 
 

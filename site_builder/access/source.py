@@ -18,6 +18,7 @@ from site_builder.archive.loader import LoaderCache
 from site_builder.base.findings import Finding
 from site_builder.base.words import plural
 from site_builder.config.site import SiteConfig
+from site_builder.errors import SiteBuilderError
 from site_builder.sources.load import load_archive
 from site_builder.sources.resolve import content_roots
 
@@ -33,7 +34,7 @@ def log_to_stderr(message: str) -> None:
     print(f"{LOG_PREFIX} {message}", file=sys.stderr, flush=True)
 
 
-class SourceError(Exception):
+class SourceError(SiteBuilderError):
     """The archive could not be read; the message says what failed (a URL, a file)."""
 
 

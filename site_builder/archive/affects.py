@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from site_builder.errors import InputError
+
 MAX_PATTERN = 1024
 """Longer patterns are refused: no real path glob needs more."""
 MAX_CLASSES = 16
@@ -33,7 +35,7 @@ _LIT, _ONE, _CLASS, _STAR, _ANY, _SKIP = range(6)
 _DIRS = [(_SKIP, 3), (_ANY, None), (_LIT, "/")]
 
 
-class BadPattern(ValueError):
+class BadPattern(InputError, ValueError):
     """A pattern that cannot be matched; the message says why."""
 
 

@@ -17,6 +17,7 @@ from site_builder.archive.records import Record
 from site_builder.archive.schedule import add_interval, parse_every
 from site_builder.base.findings import Finding
 from site_builder.config.site import FieldDef, SiteConfig
+from site_builder.errors import InputError
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,7 @@ class SignOff:
     waiting_on: tuple[str, ...]
 
 
-class LookupFailed(LookupError):
+class LookupFailed(InputError, LookupError):
     """An id, short id, ref or slug that names no record, or more than one.
 
     `missing` is true when it names none. The message ends with the hint an agent needs

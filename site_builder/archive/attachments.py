@@ -16,6 +16,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from site_builder.base.confined import read_regular
+from site_builder.errors import InputError
 
 __all__ = ["HTML_KINDS", "MAX_ATTACHMENT_BYTES", "SAFE_KINDS", "SvgRefused", "clean_svg",
            "kind", "published_bytes"]
@@ -42,7 +43,7 @@ def kind(path: str | Path) -> str:
     return "html" if suffix in HTML_KINDS else "other"
 
 
-class SvgRefused(Exception):
+class SvgRefused(InputError):
     """An SVG that cannot be made safe (not well-formed, a DOCTYPE, not an `<svg>`)."""
 
 

@@ -13,10 +13,11 @@ from pathlib import Path
 from site_builder.archive.records import FILE_NAME
 from site_builder.archive.template import DESCRIPTION, RECORD_TEMPLATE
 from site_builder.config.site import SiteConfig
+from site_builder.errors import SiteBuilderError
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
-class NewRecordError(Exception):
+class NewRecordError(SiteBuilderError):
     """A record that `new` refuses to write; the message says why."""
 
 

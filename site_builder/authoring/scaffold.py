@@ -8,6 +8,7 @@ from pathlib import Path
 
 from site_builder.authoring.origin import Install, running_install
 from site_builder.config.site import CONFIG_FILE
+from site_builder.errors import SiteBuilderError
 
 # Where `init` points people for every key of site.yml (generated from config_keys.py).
 REFERENCE_URL = "https://github.com/site-builder/site-builder/blob/main/docs/site-yml.md"
@@ -17,7 +18,7 @@ _GENERIC_NAMES = frozenset({"adr", "adrs", "decisions", "decision-records", "doc
                             "rfcs", "architecture"})
 
 
-class ScaffoldError(Exception):
+class ScaffoldError(SiteBuilderError):
     """`init` refused; nothing was written."""
 
 

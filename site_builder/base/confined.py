@@ -14,6 +14,8 @@ import os
 import stat
 from pathlib import Path
 
+from site_builder.errors import InputError
+
 __all__ = ["MAX_RECORD_BYTES", "Refused", "inside", "kind_of", "read_regular"]
 
 # Real records are a few KB; the hostile-text inputs every renderer must survive reach 12.5 MB
@@ -22,7 +24,7 @@ __all__ = ["MAX_RECORD_BYTES", "Refused", "inside", "kind_of", "read_regular"]
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 
 
-class Refused(Exception):
+class Refused(InputError):
     """A file that is not read: `reason` says why, in words that follow the file's name."""
 
     def __init__(self, reason: str) -> None:

@@ -32,7 +32,8 @@ from site_builder.cli import (
     serve,
     sources,
 )
-from site_builder.cli.common import ARCHIVE_ERRORS, OK, USAGE, Subcommands, UsageError, fail
+from site_builder.cli.common import Subcommands, fail
+from site_builder.errors import ARCHIVE_ERRORS, OK, SiteBuilderError
 
 __all__ = ["build_parser", "main"]
 
@@ -67,35 +68,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
         return code
-    except UsageError as exc:
-        fail(str(exc))
-        return USAGE
+    except SiteBuilderError as exc:  # every failure a command names: its line, its code
+        fail(exc.message)
+        return exc.exit_code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return OK
     except Exception as exc:
-        known = _known_failure(exc)
-        if known is None:
-            return _unexpected(exc)
-        fail(str(exc))
-        return known
-
-
-def _known_failure(exc: Exception) -> int | None:
-    """The exit code for a failure a command reports in one line, or None for a bug.
-
-    Imported here, when one happened: the modules are loaded only by commands that query
-    or read a published site."""
-    from site_builder.access.source import SourceError
-    from site_builder.contract.records import ArgumentError
-    from site_builder.query.answers import QueryError
-
-    if isinstance(exc, (QueryError, ArgumentError)):
-        return USAGE
-    if isinstance(exc, SourceError):  # a published site (--url) that could not be read
-        return ARCHIVE_ERRORS
-    return None
+        return _unexpected(exc)
 
 
 def _unexpected(exc: BaseException) -> int:

@@ -6,23 +6,16 @@ import argparse
 import sys
 from pathlib import Path
 
-from site_builder.cli.common import (
-    ARCHIVE_ERRORS,
-    FAILED,
-    OK,
-    USAGE,
-    Subcommands,
-    find_root,
-    report,
-)
+from site_builder.cli.common import FAILED, Subcommands, find_root, report
 from site_builder.cli.progress import ProgressLine
+from site_builder.errors import ARCHIVE_ERRORS, OK, USAGE
 
 
 def cmd_build(args: argparse.Namespace) -> int:
     # Imported here: the build machinery (Markdown, Jinja2, Pygments) takes a quarter of a
     # second to import, and every other command (the MCP server first) starts without it.
+    from site_builder.errors import OutputError
     from site_builder.render.markdown.renderers import RenderRefused
-    from site_builder.render.output.writer import OutputError
     from site_builder.render.parallel import WorkersFailed
     from site_builder.render.site import BuildRefused, UnsafeOutput, build_site
 

@@ -8,7 +8,8 @@ import sys
 
 from site_builder.base.findings import as_json, github_annotation
 from site_builder.base.words import plural
-from site_builder.cli.common import ARCHIVE_ERRORS, OK, Subcommands, find_root, report
+from site_builder.cli.common import Subcommands, find_root, report
+from site_builder.errors import ARCHIVE_ERRORS, OK
 
 
 def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TextIO, TypeAlias
 
 from site_builder.base.findings import Finding, has_errors
 from site_builder.config.site import NoArchive, find_archive
+from site_builder.errors import ARCHIVE_ERRORS, UsageError
 
 # What a command's `register` is handed: the parser's subcommands (argparse's class is
 # generic only to type checkers, hence the string).
@@ -25,12 +26,7 @@ if TYPE_CHECKING:
     from site_builder.archive.archive import Archive
     from site_builder.config.site import SiteConfig
 
-OK, ARCHIVE_ERRORS, USAGE = 0, 1, 2
 FAILED = ARCHIVE_ERRORS  # a step that could not be done (the output, a worker): exit 1
-
-
-class UsageError(Exception):
-    """A command that cannot run as asked (exit 2)."""
 
 
 def fail(message: str) -> None:

@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from site_builder.cli.common import Subcommands
+from site_builder.errors import ARCHIVE_ERRORS, OK, UsageError
 
 
 def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
@@ -42,19 +43,19 @@ def cmd_graph(args: argparse.Namespace) -> int:
         try:
             record = archive.get(args.record)
         except LookupFailed as exc:
-            raise cli.UsageError(str(exc)) from None
+            raise UsageError(str(exc)) from None
         picture, what = lineage.around(record), f"{record.ref} is in no supersede chain"
     elif args.project is not None:
         if args.project not in archive.projects:
             known = ", ".join(archive.projects) or "none"
-            raise cli.UsageError(f"no project {args.project!r} (projects: {known})")
+            raise UsageError(f"no project {args.project!r} (projects: {known})")
         picture = lineage.project(args.project)
         what = f"no record of project {args.project!r} supersedes another or is superseded"
     else:
         picture, what = lineage.everything(), "no record supersedes another"
     if picture is None:
         print(f"site-builder: {what}; nothing to draw", file=sys.stderr)
-        return cli.OK
+        return OK
     urls = Urls(archive.config)
 
     def link(page: str) -> str:
@@ -68,5 +69,5 @@ def cmd_graph(args: argparse.Namespace) -> int:
             sys.stdout.write(svg(picture, link, standalone=True, stylesheet=stylesheet))
         except ValueError as exc:  # an archive's own site.css without the lineage section
             cli.fail(str(exc))
-            return cli.ARCHIVE_ERRORS
-    return cli.OK
+            return ARCHIVE_ERRORS
+    return OK

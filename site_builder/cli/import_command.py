@@ -8,16 +8,9 @@ import sys
 from pathlib import Path
 
 from site_builder.base.words import plural
-from site_builder.cli.common import (
-    ARCHIVE_ERRORS,
-    OK,
-    Subcommands,
-    UsageError,
-    find_root,
-    load_config_or_fail,
-    report,
-)
+from site_builder.cli.common import Subcommands, find_root, load_config_or_fail, report
 from site_builder.config.source_formats import FORMATS
+from site_builder.errors import ARCHIVE_ERRORS, OK, UsageError
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from site_builder.cli.common import OK, USAGE, Subcommands, UsageError, fail, report
+from site_builder.cli.common import Subcommands, fail, report
+from site_builder.errors import OK, USAGE, UsageError
 
 
 def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from site_builder.cli.common import USAGE, Subcommands
+from site_builder.cli.common import Subcommands
+from site_builder.errors import USAGE
 
 
 def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:

@@ -5,15 +5,8 @@ from __future__ import annotations
 import argparse
 
 from site_builder.base.findings import display_path
-from site_builder.cli.common import (
-    OK,
-    USAGE,
-    Subcommands,
-    UsageError,
-    fail,
-    find_root,
-    load_config_or_fail,
-)
+from site_builder.cli.common import Subcommands, fail, find_root, load_config_or_fail
+from site_builder.errors import OK, USAGE, UsageError
 
 
 def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:

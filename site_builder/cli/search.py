@@ -10,16 +10,9 @@ import argparse
 import sys
 
 from site_builder.base.words import plural
-from site_builder.cli.common import (
-    ARCHIVE_ERRORS,
-    OK,
-    Subcommands,
-    archive_for_queries,
-    fail,
-    print_json,
-    print_table,
-)
+from site_builder.cli.common import Subcommands, archive_for_queries, fail, print_json, print_table
 from site_builder.contract import records as contract
+from site_builder.errors import ARCHIVE_ERRORS, OK
 
 
 def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:

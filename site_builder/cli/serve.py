@@ -26,7 +26,8 @@ if TYPE_CHECKING:  # imported when `serve` runs: the CLI's other commands never 
     from site_builder.serve.store import SiteStore
     from site_builder.serve.watcher import Watcher
 
-from site_builder.cli.common import OK, USAGE, Subcommands, fail, find_root, load_config_or_fail
+from site_builder.cli.common import Subcommands, fail, find_root, load_config_or_fail
+from site_builder.errors import OK, USAGE
 
 # Listings and agent files are written again once no change came for this long: an author
 # saving again and again sees each save on its page first, and the rest when they pause.

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from site_builder.base.words import plural
 from site_builder.cli.common import Subcommands
+from site_builder.errors import ARCHIVE_ERRORS, OK
 
 if TYPE_CHECKING:  # imported when the command runs (git and the loader are not light)
     from site_builder.sources.update import SourceUpdate
@@ -36,7 +37,7 @@ def cmd_update(args: argparse.Namespace) -> int:
     updates = update_sources(config)
     if not updates:
         print("site-builder: site.yml has no repo: sources; nothing to fetch", file=sys.stderr)
-        return cli.OK
+        return OK
     for update in updates:
         if update.error is None:
             print(summary(update))
@@ -48,7 +49,7 @@ def cmd_update(args: argparse.Namespace) -> int:
                   f"{update.before[:12]})", file=sys.stderr)
         else:
             print(f"site-builder: error: {update.error}", file=sys.stderr)
-    return cli.ARCHIVE_ERRORS if any(u.error for u in updates) else cli.OK
+    return ARCHIVE_ERRORS if any(u.error for u in updates) else OK
 
 
 def summary(update: SourceUpdate) -> str:

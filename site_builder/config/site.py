@@ -24,6 +24,7 @@ from site_builder.config.values import (
     Status,
     without_credentials,
 )
+from site_builder.errors import UsageError
 from site_builder.text import yamlfile
 
 __all__ = ["BUILT_IN_KEYS", "CONFIG_FILE", "DEFAULT_STATUSES", "FIELD_TYPES",
@@ -349,7 +350,7 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
     return config, checker.findings
 
 
-class NoArchive(ValueError):
+class NoArchive(UsageError, ValueError):
     """No folder holding site.yml where one was asked for; the message says what to do."""
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from site_builder.archive.values import REVIEW_STATES
 from site_builder.config.site import FIELD_TYPES
 from site_builder.contract.validate import Schema, problem
+from site_builder.errors import UsageError
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 200
@@ -340,7 +341,7 @@ TOOLS: dict[str, tuple[Param, ...]] = {
 }
 
 
-class ArgumentError(ValueError):
+class ArgumentError(UsageError, ValueError):
     """Arguments that do not fit a tool's parameters; the message says what to change."""
 
 

@@ -13,6 +13,7 @@ import socket
 from dataclasses import dataclass
 
 from site_builder.access.source import LOG_PREFIX, Source, log_to_stderr
+from site_builder.errors import UsageError
 from site_builder.mcp.envelope import hints_for
 from site_builder.mcp.http import MCP_PATH, McpApp, Settings
 from site_builder.mcp.server import Server
@@ -23,7 +24,7 @@ DEFAULT_HOST = "127.0.0.1"
 _LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 
 
-class AddressError(ValueError):
+class AddressError(UsageError, ValueError):
     """An --http value that is not [HOST:]PORT."""
 
 

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from site_builder.errors import SiteBuilderError
+
 # Protocol revisions the server speaks, oldest first. The handshake era negotiates one of
 # the first four with `initialize` (the newest of them is offered to a client asking for one
 # it does not know); from 2026-07-28 on, each request names its revision in `_meta`.
@@ -35,7 +37,7 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 RequestId = int | str
 
 
-class RpcError(Exception):
+class RpcError(SiteBuilderError):
     """A JSON-RPC error answer: `code`, a one-line `message` and optional `data`."""
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:

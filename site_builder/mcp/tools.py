@@ -18,6 +18,7 @@ from site_builder.archive.archive import Archive
 from site_builder.contract import records as contract
 from site_builder.contract.records import ArgumentError
 from site_builder.contract.validate import Schema
+from site_builder.errors import InputError
 from site_builder.mcp.protocol import at_least
 from site_builder.query import answers as query
 
@@ -65,7 +66,7 @@ class Tool:
         return out
 
 
-class UnencodableAnswer(ValueError):
+class UnencodableAnswer(InputError, ValueError):
     """An answer holding a value JSON cannot carry (NaN or infinity in a custom field)."""
 
 

@@ -18,11 +18,12 @@ from site_builder.archive.affects import normalise_path
 from site_builder.archive.archive import Archive, LookupFailed, Review
 from site_builder.archive.records import Record
 from site_builder.contract.records import DEFAULT_LIMIT, DEFAULT_NAME_LIMIT, DEFAULT_WITHIN
+from site_builder.errors import UsageError
 from site_builder.query.facets import facets_for
 from site_builder.query.textindex import fold, index_for
 
 
-class QueryError(ValueError):
+class QueryError(UsageError, ValueError):
     """An argument a query cannot use; the message says how to correct it.
 
     `lookup` is set when the argument named no record or several (get_record's id).

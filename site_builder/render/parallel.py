@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any, Generic, TypeVar
 
+from site_builder.errors import SiteBuilderError
 from site_builder.render.lifeline import become_helper, starting_helpers
 
 T = TypeVar("T")
@@ -58,7 +59,7 @@ FORK_MEMORY = 100 << 20
 IN_FLIGHT = 3
 
 
-class WorkersFailed(Exception):
+class WorkersFailed(SiteBuilderError):
     """Worker processes could not start, or one stopped without an answer (killed, out of
     memory); the message says which, in one line."""
 

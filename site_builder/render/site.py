@@ -24,6 +24,7 @@ from site_builder.base.findings import Finding, has_errors
 from site_builder.base.site_paths import SITEMAP
 from site_builder.base.words import plural
 from site_builder.config.site import SiteConfig, load_config
+from site_builder.errors import OutputError, SiteBuilderError
 from site_builder.render.agents.artifacts import write_artifacts
 from site_builder.render.markdown.bodies import (
     BodyStats,
@@ -53,7 +54,7 @@ from site_builder.sources.load import load_archive
 Progress = Callable[[str, int, int], None]
 
 
-class BuildRefused(Exception):
+class BuildRefused(SiteBuilderError):
     """The archive has errors; nothing was written. `findings` lists every problem."""
 
     def __init__(self, findings: tuple[Finding, ...]) -> None:
@@ -62,7 +63,7 @@ class BuildRefused(Exception):
         self.findings = findings
 
 
-class UnsafeOutput(ValueError):
+class UnsafeOutput(OutputError, ValueError):
     """An output folder that a build would have to wipe along with sources."""
 
 

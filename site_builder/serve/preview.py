@@ -35,6 +35,7 @@ from site_builder.base.findings import Finding, as_json, has_errors
 from site_builder.base.site_paths import url_path
 from site_builder.base.words import plural
 from site_builder.config.site import load_config
+from site_builder.errors import SiteBuilderError
 from site_builder.render.agents.artifacts import write_artifacts
 from site_builder.render.markdown.bodies import RenderedBodies, update_bodies
 from site_builder.render.pages import templates as pages
@@ -53,7 +54,7 @@ from site_builder.sources.load import load_archive
 _MANY = 500
 
 
-class Interrupted(Exception):
+class Interrupted(SiteBuilderError):
     """New changes arrived while stale files were being written."""
 
 

@@ -10,11 +10,13 @@ import os
 import subprocess
 from pathlib import Path
 
+from site_builder.errors import SiteBuilderError
+
 # A fetch that hangs (a host that never answers) must end in an error, not a stuck build.
 FETCH_TIMEOUT = 300
 
 
-class GitError(Exception):
+class GitError(SiteBuilderError):
     """A git command failed; `message` is what git said (its `fatal:`/`error:` lines)."""
 
     def __init__(self, message: str) -> None:

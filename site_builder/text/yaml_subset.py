@@ -18,11 +18,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from site_builder.errors import InputError
+
 Plain = Callable[[str], Any]
 """Builds the value of a plain scalar; raises Unsupported when PyYAML must decide."""
 
 
-class Unsupported(Exception):
+class Unsupported(InputError):
     """The text leaves the subset; PyYAML must read it."""
 
 

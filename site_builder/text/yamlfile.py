@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 
+from site_builder.errors import InputError
 from site_builder.text import yaml_subset
 
 _Base: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -130,7 +131,7 @@ def plain_scalar(text: str) -> Any:
         raise yaml_subset.Unsupported from None
 
 
-class YamlError(Exception):
+class YamlError(InputError):
     """YAML that cannot be parsed; `line` is 1-based within the parsed text."""
 
     def __init__(self, message: str, line: int) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from site_builder.archive.body_limits import python_markdown_refusal as refusal
 from site_builder.config.site import MARKDOWN_RENDERERS
+from site_builder.errors import InputError
 from site_builder.text import gfm
 
 DEFAULT = MARKDOWN_RENDERERS[0]
@@ -23,7 +24,7 @@ DEFAULT = MARKDOWN_RENDERERS[0]
 TIME_LIMIT = 3.0
 
 
-class RenderRefused(Exception):
+class RenderRefused(InputError):
     """A body the renderer will not render; the message says why, in one line."""
 
 

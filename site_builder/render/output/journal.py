@@ -29,6 +29,8 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+from site_builder.errors import OutputError
+
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; a journal is then always taken as abandoned
@@ -47,7 +49,7 @@ JOURNAL = ".journal-"
 _STEPS = ("link", "move", "place", "mkdir", "rmdir")
 
 
-class JournalError(Exception):
+class JournalError(OutputError):
     """A commit could not be undone; the message names the path and says what to do."""
 
 

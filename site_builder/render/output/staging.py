@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import site_builder
+from site_builder.errors import OutputError
 from site_builder.render.lifeline import become_helper, starting_helpers
 
 # A frame: the kind, the length of the path, the length of the content; then both.
@@ -48,7 +49,7 @@ _IOV_MAX = 512
 _F_SETPIPE_SZ = 1031  # fcntl.F_SETPIPE_SZ (Linux), absent from Python 3.11's fcntl
 
 
-class StagingFailed(Exception):
+class StagingFailed(OutputError):
     """A staged file or folder could not be created: `error` is the OSError, `rel` the path
     (relative to the staging folder) it was for."""
 

@@ -25,13 +25,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
+from site_builder.errors import OutputError
 from site_builder.render.output.journal import Commit, JournalError, recover, siblings
 from site_builder.render.output.staging import Stager, StagingFailed
-
-
-class OutputError(Exception):
-    """The output folder cannot be written or swapped; the message names the path and says
-    why. The previous output is intact unless the message says otherwise."""
 
 
 def refused(error: OSError, what: str = "write") -> OutputError:
