@@ -1,7 +1,7 @@
-"""docs/site-yml.md, the site.yml reference, made from the declaration in config_keys.py.
+"""docs/site-yml.md, the site.yml reference, made from the key tables of site_builder/config/.
 
 `tests/test_site_yml_doc.py` checks the page against a fresh one; after changing a table in
-site_builder/config/keys.py, write it again with
+site_builder/config/site.py or keys.py, write it again with
 
     .venv/bin/python -m tests.site_yml --write
 """
@@ -12,7 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from site_builder.config.keys import REQUIRED, SITE, TABLES, Key, Table
+from site_builder.config.keys import REQUIRED, Key, Table
+from site_builder.config.site import SITE, TABLES
 
 REPO = Path(__file__).resolve().parent.parent
 PAGE = REPO / "docs" / "site-yml.md"
@@ -20,8 +21,8 @@ PAGE = REPO / "docs" / "site-yml.md"
 _INTRO = """\
 # `site.yml` reference
 
-<!-- Generated from site_builder/config/keys.py by `python -m tests.site_yml --write`;
-     edit that file, not this one. -->
+<!-- Generated from site_builder/config/site.py and keys.py by `python -m tests.site_yml --write`;
+     edit those files, not this one. -->
 
 `site.yml` sits at the archive root and says how the archive is read and built. Only
 `title` is required; every other key has the default shown. An unknown key is a `check`

@@ -1,16 +1,21 @@
 """Every key of site.yml, of its list entries and of `_project.yml`, declared once.
 
-The parsers (config.py, archive/loader.py) take their key lists, unknown-key checks and
-defaults from these tables, and docs/site-yml.md is generated from them
-(`python -m tests.site_yml --write`; a test fails when the page is stale), so the reference
-cannot drift from what the tool accepts. To add a key: add a `Key` to its table, parse it
-where the table is used, and regenerate the page.
+A `Key` carries what the reference prints (type, default, description, example) and, for
+site.yml's own keys, the parser that reads it (`config/site.py` declares that table beside
+its parsers, and loading is a loop over it). The entry tables here (a status, a field, a
+source, `_project.yml`) give their parsers the key lists, unknown-key checks and defaults.
+docs/site-yml.md is generated from all of them (`python -m tests.site_yml --write`; a test
+fails when the page is stale), so the reference cannot drift from what the tool accepts.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from site_builder.config.checker import Checker
 
 
 class _Required:
@@ -35,6 +40,10 @@ class Key:
     description: str
     example: str
     shown_default: str | None = None
+    # site.yml's keys only: how the key's value is read from the whole mapping (problems go
+    # to the checker), and the SiteConfig attribute it fills (default: the key's name).
+    parse: Callable[[dict[str, Any], Checker, Key], Any] | None = None
+    attribute: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,48 +66,6 @@ class Table:
                 return key.default
         raise KeyError(name)
 
-
-SITE = Table("site.yml", "the archive root, beside `content/`", (
-    Key("title", "string", REQUIRED, "The site's name: page titles, the header, llms.txt.",
-        "Acme decisions"),
-    Key("description", "string", "", "One line about the archive, under the title and in "
-        "llms.txt.", "How Acme builds things"),
-    Key("url", "URL (http:// or https://)", None, "Where the site is published. Makes "
-        "llms.txt, the feed, the sitemap and AGENTS.md absolute; without it links are "
-        "relative and no sitemap is written.", "https://decisions.acme.dev"),
-    Key("base", "path", "/", "The sub-path the site is served from; written with or "
-        "without slashes.", "/decisions/"),
-    Key("content", "folder", "content", "The records folder, relative to site.yml: "
-        "`<project>/<type>/NNNN-slug.md`.", "records"),
-    Key("output", "folder", "_site", "Where `build` writes the site, relative to site.yml. "
-        "Files the build did not write there are removed, except those `static` holds.",
-        "public"),
-    Key("static", "folder", "static", "A folder copied to the output root as it is "
-        "(`CNAME`, `.nojekyll`, verification files). A file whose path a generated file "
-        "also takes is a `check` error. Absent folder: nothing is copied.", "static"),
-    Key("edit_url", "URL template", None, "The \"edit this page\" link of each record; "
-        "`{path}` is the record's path below `content`.",
-        "https://github.com/acme/decisions/edit/main/content/{path}"),
-    Key("repo_url", "URL", None, "Where links to repository files outside the archive "
-        "point.", "https://github.com/acme/decisions/blob/main/",
-        shown_default="`edit_url` before `{path}`, with `/edit/` read as `/blob/`"),
-    Key("markdown", "`gfm` or `python-markdown`", "gfm", "The body renderer: `gfm` renders "
-        "as GitHub does; `python-markdown` keeps admonitions and attribute lists for "
-        "archives first written for MkDocs.", "python-markdown"),
-    Key("statuses", "list of statuses (below)", None, "The statuses a record may have, in "
-        "order. An entry is a mapping or just a name.",
-        "[{name: proposed, open: true}, {name: accepted, current: true}, rejected]",
-        shown_default="proposed (open), accepted (current), implemented (current), "
-        "rejected, deprecated, superseded"),
-    Key("fields", "list of fields (below)", None, "Custom metadata fields every record may "
-        "set in its front matter.",
-        "[{name: risk, type: enum, values: [low, medium, high]}]", shown_default="none"),
-    Key("review", "mapping (below)", None, "Defaults for RFC-style sign-off.",
-        "{required_approvals: 2}", shown_default="none"),
-    Key("sources", "list of sources (below)", None, "Records kept outside `content`: a "
-        "folder read in place or a git repository cloned into `.site-builder/sources/`.",
-        "[{path: ../platform/decisions}]", shown_default="none"),
-))
 
 STATUS = Table("statuses entry", "each item of `statuses`", (
     Key("name", "string", REQUIRED, "What records write in `status:`.", "accepted"),
@@ -179,4 +146,5 @@ PROJECT = Table("_project.yml", "`content/<project>/_project.yml`, or in the fol
         "records only.", "[{name: slo, type: number, unit: '%'}]", shown_default="none"),
 ))
 
-TABLES = (SITE, STATUS, FIELD, REVIEW, SOURCE, SOURCE_FORMAT, PROJECT)
+# The entries of site.yml and `_project.yml`; site.yml itself is `config.site.SITE`.
+ENTRY_TABLES = (STATUS, FIELD, REVIEW, SOURCE, SOURCE_FORMAT, PROJECT)

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
-from collections.abc import Set
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from site_builder.base.confined import MAX_RECORD_BYTES, Refused, read_regular
 from site_builder.base.findings import Finding
-from site_builder.config.keys import FIELD, REVIEW, SITE, SOURCE, STATUS
+from site_builder.config.checker import Checker, read_yaml_mapping
+from site_builder.config.keys import (
+    ENTRY_TABLES,
+    FIELD,
+    REQUIRED,
+    REVIEW,
+    SOURCE,
+    STATUS,
+    Key,
+    Table,
+)
 from site_builder.config.source_formats import FORMAT_KEYS, format_keys, format_status_problems
 from site_builder.config.values import (
     CONFIG_FILE,
@@ -25,7 +32,6 @@ from site_builder.config.values import (
     without_credentials,
 )
 from site_builder.errors import UsageError
-from site_builder.text import yamlfile
 
 __all__ = ["BUILT_IN_KEYS", "CONFIG_FILE", "DEFAULT_STATUSES", "FIELD_TYPES",
            "MARKDOWN_RENDERERS", "FieldDef", "NoArchive", "SiteConfig", "SourceSpec", "Status",
@@ -41,79 +47,17 @@ BUILT_IN_KEYS = frozenset({
 })
 
 # The accepted keys come from the one declaration (config_keys.py) the reference is made of.
-_SITE_KEYS = SITE.names
 _STATUS_KEYS = STATUS.names
 _FIELD_KEYS = FIELD.names
 _SOURCE_KEYS = SOURCE.names
 _SOURCE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
-class _Checker:
-    """Collects findings against one YAML file, each at the line of the key or item at fault."""
-
-    def __init__(self, path: Path, lines: yamlfile.KeyLines | None = None) -> None:
-        self.path = path
-        self.lines: yamlfile.KeyLines = lines or {}
-        self.findings: list[Finding] = []
-
-    def line_of(self, *path: str | int) -> int:
-        """The line of `path` (`"statuses", 2, "open"`), or of its nearest known parent."""
-        return yamlfile.line_of(self.lines, *path)
-
-    def error(self, message: str, *path: str | int) -> None:
-        self.findings.append(Finding(self.path, self.line_of(*path), "error", message))
-
-    def error_at(self, line: int, message: str) -> None:
-        self.findings.append(Finding(self.path, line, "error", message))
-
-    def unknown_keys(self, mapping: dict[Any, Any], known: Set[str], where: str,
-                     *path: str | int) -> None:
-        """An error for each key of `mapping` (found at `path`) that is not in `known`."""
-        for name in mapping:
-            if name in known:
-                continue
-            hint = difflib.get_close_matches(str(name), sorted(known), n=1)
-            extra = f" (did you mean '{hint[0]}'?)" if hint else ""
-            self.error(f"unknown key '{name}' in {where}{extra}", *path, str(name))
-
-
-def read_yaml_mapping(path: Path) -> tuple[dict[str, Any], _Checker]:
-    """Read a YAML file that must hold a mapping (an empty file is an empty one).
-
-    The file is read only when it is a regular file that resolves inside its own folder,
-    so a `site.yml` or `_project.yml` that is a symlink to a file of the
-    machine, a FIFO or a device is an error at the file, never read.
-    Returns the mapping ({} when unusable) and a checker holding the problems found so far.
-    """
-    checker = _Checker(path)
-    try:
-        raw = read_regular(path, MAX_RECORD_BYTES, root=path.parent)
-        text = raw.decode("utf-8")
-        if "\r" in text:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
-        data, checker.lines = yamlfile.parse_with_lines(text)
-    except Refused as exc:
-        checker.error(f"{path.name} {exc.reason}")
-        return {}, checker
-    except yamlfile.YamlError as exc:
-        checker.findings.append(Finding(path, exc.line, "error", exc.message))
-        return {}, checker
-    except UnicodeDecodeError:
-        checker.error(f"{path.name} is not UTF-8 text")
-        return {}, checker
-    if data is None:
-        return {}, checker
-    if not isinstance(data, dict):
-        checker.error(f"{path.name} must be a mapping of keys to values")
-        return {}, checker
-    return data, checker
-
-
 def _opt_str(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _flag(item: dict[str, Any], key: str, checker: _Checker, *path: str | int) -> bool:
+def _flag(item: dict[str, Any], key: str, checker: Checker, *path: str | int) -> bool:
     """A true/false key of a list item (false when absent)."""
     value = item.get(key, False)
     if isinstance(value, bool):
@@ -122,7 +66,7 @@ def _flag(item: dict[str, Any], key: str, checker: _Checker, *path: str | int) -
     return False
 
 
-def _named_items(raw: Any, key: str, checker: _Checker) -> list[tuple[int, dict[str, Any]]]:
+def _named_items(raw: Any, key: str, checker: Checker) -> list[tuple[int, dict[str, Any]]]:
     """The entries of a list of `{name: …}` mappings, with their index; bad ones reported."""
     if not isinstance(raw, list) or (not raw and key == "statuses"):
         checker.error(f"'{key}' must be a non-empty list" if key == "statuses"
@@ -140,7 +84,7 @@ def _named_items(raw: Any, key: str, checker: _Checker) -> list[tuple[int, dict[
     return items
 
 
-def parse_fields(raw: Any, checker: _Checker, inherited: tuple[FieldDef, ...] = ()
+def parse_fields(raw: Any, checker: Checker, inherited: tuple[FieldDef, ...] = ()
                  ) -> tuple[FieldDef, ...]:
     """Validate a `fields` list (site level, or a project's own beside `inherited`)."""
     if raw is None:
@@ -176,7 +120,7 @@ def parse_fields(raw: Any, checker: _Checker, inherited: tuple[FieldDef, ...] = 
     return tuple(fields)
 
 
-def _parse_statuses(raw: Any, checker: _Checker) -> tuple[Status, ...]:
+def _parse_statuses(raw: Any, checker: Checker) -> tuple[Status, ...]:
     if raw is None:
         return DEFAULT_STATUSES
     statuses: list[Status] = []
@@ -194,7 +138,7 @@ def _parse_statuses(raw: Any, checker: _Checker) -> tuple[Status, ...]:
     return tuple(statuses) or DEFAULT_STATUSES
 
 
-def _parse_sources(raw: Any, checker: _Checker) -> tuple[SourceSpec, ...]:
+def _parse_sources(raw: Any, checker: Checker) -> tuple[SourceSpec, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
@@ -244,7 +188,12 @@ def _source_problem(spec: SourceSpec) -> str | None:
     return None
 
 
-def _string(data: dict[str, Any], key: str, checker: _Checker, default: str | None) -> str | None:
+def _default(name: str) -> Any:
+    """SiteConfig's own default for the attribute `name`: written there, and only there."""
+    return next(f.default for f in fields(SiteConfig) if f.name == name)
+
+
+def _string(data: dict[str, Any], key: str, checker: Checker, default: str | None) -> str | None:
     value = data.get(key, default)
     if value is None or isinstance(value, str):
         return value
@@ -252,7 +201,34 @@ def _string(data: dict[str, Any], key: str, checker: _Checker, default: str | No
     return default
 
 
-def _required_approvals(data: dict[str, Any], checker: _Checker) -> int | None:
+def _text(data: dict[str, Any], checker: Checker, key: Key) -> str:
+    default: str = key.default
+    return _string(data, key.name, checker, default) or default
+
+
+def _optional_text(data: dict[str, Any], checker: Checker, key: Key) -> str | None:
+    return _string(data, key.name, checker, None)
+
+
+def _title(data: dict[str, Any], checker: Checker, key: Key) -> str:
+    if data.get("title") in (None, ""):
+        checker.error("'title' is required in site.yml", "title")
+    return _string(data, "title", checker, None) or checker.path.parent.name
+
+
+def _statuses(data: dict[str, Any], checker: Checker, key: Key) -> tuple[Status, ...]:
+    return _parse_statuses(data.get(key.name), checker)
+
+
+def _fields(data: dict[str, Any], checker: Checker, key: Key) -> tuple[FieldDef, ...]:
+    return parse_fields(data.get(key.name), checker)
+
+
+def _sources(data: dict[str, Any], checker: Checker, key: Key) -> tuple[SourceSpec, ...]:
+    return _parse_sources(data.get(key.name), checker)
+
+
+def _required_approvals(data: dict[str, Any], checker: Checker, key: Key) -> int | None:
     review = data.get("review")
     if review is None:
         return None
@@ -274,9 +250,9 @@ def _required_approvals(data: dict[str, Any], checker: _Checker) -> int | None:
 _NOT_IN_ADDRESS = re.compile(r"[\s<>\"'`\\{}|^]")
 
 
-def _markdown(data: dict[str, Any], checker: _Checker) -> str:
+def _markdown(data: dict[str, Any], checker: Checker, key: Key) -> str:
     """The body renderer site.yml names (`gfm` unless it says otherwise)."""
-    name = _string(data, "markdown", checker, MARKDOWN_RENDERERS[0]) or MARKDOWN_RENDERERS[0]
+    name = _string(data, "markdown", checker, key.default) or key.default
     if name not in MARKDOWN_RENDERERS:
         checker.error(f"'markdown' must be one of {', '.join(MARKDOWN_RENDERERS)}, not "
                       f"{name!r}", "markdown")
@@ -284,9 +260,9 @@ def _markdown(data: dict[str, Any], checker: _Checker) -> str:
     return name
 
 
-def _base(data: dict[str, Any], checker: _Checker) -> str:
+def _base(data: dict[str, Any], checker: Checker, key: Key) -> str:
     """`base` as `/` or `/sub/path/`, however it was written."""
-    base = (_string(data, "base", checker, SITE.default("base")) or "/").strip("/")
+    base = (_string(data, "base", checker, key.default) or "/").strip("/")
     if _NOT_IN_ADDRESS.search(base) or "?" in base or "#" in base:
         checker.error("'base' must be a path such as /decisions/, without spaces, quotes, "
                       "'?' or '#'", "base")
@@ -294,7 +270,7 @@ def _base(data: dict[str, Any], checker: _Checker) -> str:
     return f"/{base}/" if base else "/"
 
 
-def _url(data: dict[str, Any], checker: _Checker) -> str | None:
+def _url(data: dict[str, Any], checker: Checker, key: Key) -> str | None:
     url = _string(data, "url", checker, None)
     if url and not url.startswith(("http://", "https://")):
         checker.error("'url' must start with http:// or https://", "url")
@@ -303,6 +279,70 @@ def _url(data: dict[str, Any], checker: _Checker) -> str | None:
         checker.error("'url' must be one address, without spaces, line breaks or quotes", "url")
         return None
     return url.rstrip("/") if url else None
+
+
+# Every key of site.yml, with its parser: loading is a loop over this table, and the
+# reference (docs/site-yml.md) is printed from it. A new key is a Key here and an attribute
+# of SiteConfig (config/values.py), which holds its default.
+SITE = Table("site.yml", "the archive root, beside `content/`", (
+    Key("title", "string", REQUIRED, "The site's name: page titles, the header, llms.txt.",
+        "Acme decisions",
+        parse=_title),
+    Key("description", "string", _default("description"), "One line about the archive, "
+        "under the title and in llms.txt.", "How Acme builds things",
+        parse=_text),
+    Key("url", "URL (http:// or https://)", None, "Where the site is published. Makes "
+        "llms.txt, the feed, the sitemap and AGENTS.md absolute; without it links are "
+        "relative and no sitemap is written.", "https://decisions.acme.dev",
+        parse=_url),
+    Key("base", "path", _default("base"), "The sub-path the site is served from; written "
+        "with or without slashes.", "/decisions/",
+        parse=_base),
+    Key("content", "folder", _default("content"), "The records folder, relative to "
+        "site.yml: `<project>/<type>/NNNN-slug.md`.", "records",
+        parse=_text),
+    Key("output", "folder", _default("output"), "Where `build` writes the site, relative "
+        "to site.yml. Files the build did not write there are removed, except those "
+        "`static` holds.",
+        "public",
+        parse=_text),
+    Key("static", "folder", _default("static"), "A folder copied to the output root as it "
+        "is (`CNAME`, `.nojekyll`, verification files). A file whose path a generated file "
+        "also takes is a `check` error. Absent folder: nothing is copied.", "static",
+        parse=_text),
+    Key("edit_url", "URL template", None, "The \"edit this page\" link of each record; "
+        "`{path}` is the record's path below `content`.",
+        "https://github.com/acme/decisions/edit/main/content/{path}",
+        parse=_optional_text),
+    Key("repo_url", "URL", None, "Where links to repository files outside the archive "
+        "point.", "https://github.com/acme/decisions/blob/main/",
+        shown_default="`edit_url` before `{path}`, with `/edit/` read as `/blob/`",
+        parse=_optional_text),
+    Key("markdown", "`gfm` or `python-markdown`", _default("markdown"), "The body "
+        "renderer: `gfm` renders as GitHub does; `python-markdown` keeps admonitions and "
+        "attribute lists for archives first written for MkDocs.", "python-markdown",
+        parse=_markdown),
+    Key("statuses", "list of statuses (below)", None, "The statuses a record may have, in "
+        "order. An entry is a mapping or just a name.",
+        "[{name: proposed, open: true}, {name: accepted, current: true}, rejected]",
+        shown_default="proposed (open), accepted (current), implemented (current), "
+        "rejected, deprecated, superseded",
+        parse=_statuses),
+    Key("fields", "list of fields (below)", None, "Custom metadata fields every record may "
+        "set in its front matter.",
+        "[{name: risk, type: enum, values: [low, medium, high]}]", shown_default="none",
+        parse=_fields),
+    Key("review", "mapping (below)", None, "Defaults for RFC-style sign-off.",
+        "{required_approvals: 2}", shown_default="none",
+        parse=_required_approvals, attribute="required_approvals"),
+    Key("sources", "list of sources (below)", None, "Records kept outside `content`: a "
+        "folder read in place or a git repository cloned into `.site-builder/sources/`.",
+        "[{path: ../platform/decisions}]", shown_default="none",
+        parse=_sources),
+))
+
+# The reference's tables, site.yml's first.
+TABLES = (SITE, *ENTRY_TABLES)
 
 
 def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
@@ -320,29 +360,10 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
     data, checker = read_yaml_mapping(path)
     if checker.findings:
         return None, checker.findings
-    checker.unknown_keys(data, _SITE_KEYS, CONFIG_FILE)
-    if data.get("title") in (None, ""):
-        checker.error("'title' is required in site.yml", "title")
-    def text(key: str) -> str:
-        return _string(data, key, checker, SITE.default(key)) or SITE.default(key)
-
-    config = SiteConfig(
-        root=root,
-        title=_string(data, "title", checker, None) or root.name,
-        description=text("description"),
-        url=_url(data, checker),
-        base=_base(data, checker),
-        content=text("content"),
-        output=text("output"),
-        static=text("static"),
-        edit_url=_string(data, "edit_url", checker, SITE.default("edit_url")),
-        statuses=_parse_statuses(data.get("statuses"), checker),
-        fields=parse_fields(data.get("fields"), checker),
-        required_approvals=_required_approvals(data, checker),
-        sources=_parse_sources(data.get("sources"), checker),
-        repo_url=_string(data, "repo_url", checker, None),
-        markdown=_markdown(data, checker),
-    )
+    checker.unknown_keys(data, SITE.names, CONFIG_FILE)
+    values = {key.attribute or key.name: key.parse(data, checker, key)
+              for key in SITE.keys if key.parse is not None}
+    config = SiteConfig(root=root, **values)
     names = {status.name for status in config.statuses}
     for spec in config.sources:
         for message in format_status_problems(spec, names):
