@@ -15,32 +15,8 @@ from pathlib import Path
 
 from site_builder.base.confined import inside
 from site_builder.base.findings import Finding
-from site_builder.base.site_paths import (
-    AGENTS,
-    DECISIONS,
-    FAVICON,
-    FEED,
-    HOME_PAGE,
-    LLMS,
-    LLMS_FULL,
-    NOT_FOUND_PAGE,
-    PREVIEW_FOLDER,
-    RESERVED_FOLDERS,
-    ROBOTS,
-    SCHEMA,
-    SEARCH_PAGE,
-    SITEMAP,
-)
+from site_builder.base.site_paths import GENERATED_FOLDERS, ROOT_FILES
 from site_builder.config.site import SiteConfig
-
-# What a build writes at the site root, and the folders it owns whole (hash-named assets,
-# tag and timeline pages, the preview server's own files), from the table of output paths;
-# tests/render/test_static.py checks that every path a real build writes is covered here.
-GENERATED_ROOT_FILES = frozenset({
-    HOME_PAGE, NOT_FOUND_PAGE, SEARCH_PAGE, DECISIONS, SCHEMA, LLMS, LLMS_FULL, AGENTS, FEED,
-    SITEMAP, ROBOTS, FAVICON,
-})
-GENERATED_FOLDERS = RESERVED_FOLDERS | {PREVIEW_FOLDER}
 
 
 def static_files(config: SiteConfig) -> list[tuple[str, Path]]:
@@ -62,7 +38,7 @@ def static_files(config: SiteConfig) -> list[tuple[str, Path]]:
 
 def generated(rel: str, project_ids: Collection[str], record_ids: Collection[str]) -> bool:
     """True when a build writes the site path `rel` itself (for these projects and records)."""
-    if rel in GENERATED_ROOT_FILES or rel.split("/", 1)[0] in GENERATED_FOLDERS:
+    if rel in ROOT_FILES or rel.split("/", 1)[0] in GENERATED_FOLDERS:
         return True
     if rel.endswith("/index.html"):
         folder = rel[: -len("/index.html")]

@@ -14,8 +14,9 @@ from collections.abc import Iterable
 from typing import Protocol
 
 __all__ = [
-    "AGENTS", "ASSETS", "DECISIONS", "FAVICON", "FEED", "HOME_PAGE", "LLMS", "LLMS_FULL",
-    "NOT_FOUND_PAGE", "PREVIEW_FOLDER", "RESERVED_FOLDERS", "ROBOTS", "SCHEMA", "SEARCH_DIR",
+    "AGENTS", "ASSETS", "DECISIONS", "FAVICON", "FEED", "GENERATED_FOLDERS", "HOME_PAGE", "LLMS",
+    "LLMS_FULL", "NOT_FOUND_PAGE", "PREVIEW_FOLDER", "RESERVED_FOLDERS", "ROBOTS", "ROOT_FILES",
+    "SCHEMA", "SEARCH_DIR",
     "SEARCH_PAGE", "SITEMAP",
     "TAGS_PAGE", "TIMELINE_PAGE", "pages_by_source", "project_page", "record_markdown",
     "record_page", "tag_page", "tag_slug", "url_path",
@@ -44,6 +45,11 @@ FEED = "feed.xml"
 SITEMAP = "sitemap.xml"
 ROBOTS = "robots.txt"
 FAVICON = "favicon.svg"          # a theme file published at the root, unhashed
+# Every file above: what a build writes at the root (a static file may not take one).
+ROOT_FILES = frozenset({
+    HOME_PAGE, SEARCH_PAGE, NOT_FOUND_PAGE, DECISIONS, SCHEMA, LLMS, LLMS_FULL, AGENTS, FEED,
+    SITEMAP, ROBOTS, FAVICON,
+})
 
 # ---- folders the site itself takes ---------------------------------------------------------
 
@@ -54,6 +60,8 @@ TIMELINE_PAGE = "timeline/index.html"
 # A project of one of these names would collide with the site's own pages.
 RESERVED_FOLDERS = frozenset({ASSETS, TAGS_PAGE.split("/")[0], TIMELINE_PAGE.split("/")[0]})
 PREVIEW_FOLDER = "__site-builder__"   # `serve`'s own event stream and problems
+# The folders a build owns whole (hash-named assets, tag and timeline pages, the preview's).
+GENERATED_FOLDERS = RESERVED_FOLDERS | {PREVIEW_FOLDER}
 
 
 # ---- pages of the archive ------------------------------------------------------------------
