@@ -3,6 +3,7 @@
 The packages are the layers, from the bottom; a package imports its own layer and those below
 it, never above (tests/test_imports.py holds the table):
 
+- `errors.py`  the one exception tree: every failure with its exit code and one line
 - `base/`      what every layer stands on: findings, confined reading, output paths, plurals
 - `text/`      the text formats read with their line numbers: YAML, and GFM Markdown
 - `config/`    site.yml and `_project.yml` → frozen values, every key declared once

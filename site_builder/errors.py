@@ -28,7 +28,7 @@
     ├── WorkersFailed                render/parallel.py: a worker process died
     ├── Interrupted                  serve/preview.py: a rebuild overtaken by a newer change
     ├── ScaffoldError                authoring/scaffold.py: `init` cannot write what it would
-    ├── NewRecordError               authoring/new_record.py: `new` cannot write the record
+    ├── NewRecordError               authoring/new.py: `new` cannot write the record
     └── RpcError                     mcp/protocol.py: a JSON-RPC error answer (its own code)
 
 `cli.main` turns any of them into its one line on stderr and its `exit_code`; anything else

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.authoring import new_record as authoring
-from site_builder.authoring.new_record import NewRecordError, new_record, next_number, slugify
+from site_builder.authoring import new as authoring
+from site_builder.authoring.new import NewRecordError, new_record, next_number, slugify
 from site_builder.config.site import load_config
 from site_builder.sources.load import load_archive
 from tests.conftest import run_cli

@@ -4,6 +4,6 @@
 - `adopt.py`        `site-builder init --from DIR`: adopt decision folders without moving a file
 - `adopt_report.py` what `init --from` and `import` print: folders found, guesses, `check`
 - `importing.py`    `site-builder import`: another tool's records → native files
-- `new_record.py`   `site-builder new`: the next-numbered record, from the template
+- `new.py`          `site-builder new`: the next-numbered record, from the template
 - `origin.py`       where the running site-builder came from, as a `pip install` line for CI
 """

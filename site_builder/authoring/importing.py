@@ -23,7 +23,7 @@ from site_builder.archive.foreign import KEPT_FIELDS, link_references, read_sour
 from site_builder.archive.links import is_local, local_path, split_target
 from site_builder.archive.origins import ContentRoot, Foreign
 from site_builder.archive.records import FILE_NAME, Record
-from site_builder.authoring.new_record import slugify
+from site_builder.authoring.new import slugify
 from site_builder.base.findings import Finding
 from site_builder.config.site import SiteConfig
 

@@ -20,7 +20,7 @@ def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from site_builder.authoring.new_record import NewRecordError, new_record
+    from site_builder.authoring.new import NewRecordError, new_record
 
     config = load_config_or_fail(find_root(args.root))
     foreign = next((s for s in config.sources if s.format and s.project == args.project), None)

@@ -3,5 +3,6 @@
 - `keys.py`           every key of site.yml, of its list entries and of `_project.yml`
 - `values.py`         the frozen values: statuses, fields, sources and the config itself
 - `source_formats.py` the keys of a `sources:` entry kept in another tool's format
-- `site.py`           site.yml → SiteConfig; every problem becomes a finding
+- `checker.py`        reading one settings file, and its problems at their lines
+- `site.py`           site.yml's key table with its parsers, and `load_config`
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from site_builder.authoring import new_record
+from site_builder.authoring.new import new_record
 from site_builder.authoring.scaffold import init_archive
 from site_builder.config.site import load_config
 from site_builder.render.site import build_site
