@@ -8,7 +8,7 @@ cannot add headings, list items or links of its own to the instructions agents f
 from __future__ import annotations
 
 from site_builder.archive.archive import Archive
-from site_builder.render.agent_text import code, inline, line_start
+from site_builder.render.agent_text import code, inline, line_start, link_text
 from site_builder.render.urls import Urls
 
 _PLACEHOLDER = "<site url>"
@@ -68,7 +68,7 @@ def agents_md(archive: Archive, urls: Urls) -> str:
         "`path` (HTML page) and `md` (Markdown copy), relative to the site root |",
         f"| [decisions.schema.json]({urls.for_agents('decisions.schema.json')}) | the JSON "
         "Schema of decisions.json |",
-        f"| `<id>.md`, e.g. [{inline(example.id) if example else '&lt;id&gt;'}.md]"
+        f"| `<id>.md`, e.g. [{link_text(example.id) if example else '&lt;id&gt;'}.md]"
         f"({example_md}) | one "
         "record: a YAML block (id, ref, title, status, date, …) then the body as written |",
         f"| [llms.txt]({urls.for_agents('llms.txt')}) | an index of the copies: records in force "
