@@ -17,6 +17,7 @@ from site_builder import query
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
 from site_builder.render import views
+from site_builder.render.agent_menu import agent_menu
 from site_builder.render.csp import CONTENT_SECURITY_POLICY, DIAGRAM_CONTENT_SECURITY_POLICY
 from site_builder.render.diagrams import has_mermaid
 from site_builder.render.lineage import Lineage
@@ -311,7 +312,7 @@ class SitePages:
             mermaid=mermaid_release().entry if diagrams else "",
             csp=DIAGRAM_CONTENT_SECURITY_POLICY if diagrams else CONTENT_SECURITY_POLICY,
             project_page=Urls.project_page(record.project), markdown_copy=view.markdown,
-            picture=self.lineage.around(record))
+            picture=self.lineage.around(record), menu=agent_menu(self.urls, record))
 
     @cached_property
     def _tags(self) -> list[views.Tag]:
