@@ -11,6 +11,10 @@ N      ?= 100,1000,10000
 # The MCP Inspector's CLI, from npm, for the tests that drive the HTTP server with it.
 INSPECTOR_VERSION := 2.12.0
 INSPECTOR := $(VENV)/inspector/node_modules/.bin/mcp-inspector
+# Lighthouse, from npm, for the test that scores a record page (12.x: the last line that runs
+# on Debian 12's Node 20).
+LIGHTHOUSE_VERSION := 12.8.2
+LIGHTHOUSE := $(VENV)/lighthouse/node_modules/.bin/lighthouse
 
 # The Mermaid release the theme ships: theme/mermaid/ holds the npm package's ES-module build
 # (dist/mermaid.esm.min.mjs and the chunks it imports, dist/chunks/mermaid.esm.min/*.mjs), its
@@ -78,7 +82,12 @@ $(INSPECTOR): | $(BIN)/python system-deps
 	  @modelcontextprotocol/inspector@$(INSPECTOR_VERSION)
 	@touch $@
 
-test: $(TOOLS) system-deps $(INSPECTOR) lint
+$(LIGHTHOUSE): | $(BIN)/python system-deps
+	npm install --prefix $(VENV)/lighthouse --no-audit --no-fund --loglevel=error \
+	  lighthouse@$(LIGHTHOUSE_VERSION)
+	@touch $@
+
+test: $(TOOLS) system-deps $(INSPECTOR) $(LIGHTHOUSE) lint
 	$(BIN)/python -m pytest -n 2 tests
 
 bench: $(TOOLS)

@@ -1,8 +1,14 @@
-/* site-builder: listing filters. No dependencies, no inline code. (Search: search.js.)
+/* site-builder: listing filters and the agent menu. No dependencies, no inline code.
+ * (Search: search.js.)
  *
  * Filters: a listing page renders every record as `<li data-project data-status data-tags>`
  * and a hidden `form[data-filters]`; this script shows the form and hides the rows that do not
  * match. Without JavaScript the form stays hidden and every record is listed.
+ *
+ * Agent menu: a record page's `details[data-agent-menu]` opens and closes by itself; this
+ * script closes it on Escape (focus back on its summary) and on a click or focus outside, turns
+ * its link to the `.md` copy into a "Copy as Markdown" button, and, on a site built without
+ * `url`, puts this page's own address where the build wrote placeholders.
  */
 (function () {
   "use strict";
@@ -84,4 +90,85 @@
   }
 
   document.querySelectorAll("form[data-filters]").forEach(initFilters);
+
+  // ---- the agent menu on record pages --------------------------------------------------------
+
+  function replaceAll(text, placeholder, value) {
+    return text.split(placeholder).join(value);
+  }
+
+  // A site built without `url` cannot know its address; the page, served over HTTP, does.
+  function resolveAddresses(menu, markdownLink) {
+    var site = menu.getAttribute("data-site-placeholder");
+    var markdown = menu.getAttribute("data-markdown-placeholder");
+    if (!site || !markdown || !/^https?:$/.test(window.location.protocol)) return;
+    var siteUrl = new URL(menu.getAttribute("data-home"), window.location.href).href;
+    var markdownUrl = new URL(markdownLink.getAttribute("href"), window.location.href).href;
+    menu.querySelectorAll("[data-needs-address]").forEach(function (item) {
+      var link = item.querySelector("a");
+      link.href = replaceAll(link.getAttribute("href"), encodeURIComponent(markdown),
+                             encodeURIComponent(markdownUrl));
+      item.hidden = false;
+    });
+    menu.querySelectorAll("[data-site-address]").forEach(function (code) {
+      code.textContent = replaceAll(code.textContent, site, siteUrl);
+    });
+    menu.querySelectorAll("[data-until-address]").forEach(function (note) { note.hidden = true; });
+  }
+
+  function copyText(text) {
+    // Safari lets a page write to the clipboard only within the click, so the text is handed
+    // over as a promise where the browser takes one.
+    if (window.ClipboardItem && navigator.clipboard.write) {
+      var blob = text.then(function (value) { return new Blob([value], {type: "text/plain"}); });
+      return navigator.clipboard.write([new ClipboardItem({"text/plain": blob})]);
+    }
+    return text.then(function (value) { return navigator.clipboard.writeText(value); });
+  }
+
+  function initCopy(menu, link) {
+    var status = menu.querySelector("[data-copy-status]");
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Copy as Markdown";
+    button.addEventListener("click", function () {
+      var text = fetch(link.href).then(function (response) {
+        if (!response.ok) throw new Error(response.status + " " + response.statusText);
+        return response.text();
+      });
+      copyText(text).then(function () {
+        status.textContent = "Copied the Markdown to the clipboard.";
+      }, function () {
+        status.textContent = "Could not copy; the Markdown copy is linked instead.";
+        link.hidden = false;
+        button.hidden = true;
+      });
+    });
+    link.hidden = true;
+    link.parentNode.insertBefore(button, link);
+  }
+
+  function initAgentMenu(menu) {
+    var summary = menu.querySelector("summary");
+    var link = menu.querySelector("[data-copy-markdown]");
+    resolveAddresses(menu, link);
+    // The clipboard is there only on HTTPS and localhost; elsewhere the link stays.
+    if (navigator.clipboard && window.isSecureContext) initCopy(menu, link);
+    menu.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape" || !menu.open) return;
+      menu.open = false;
+      summary.focus();
+      event.preventDefault();
+    });
+    document.addEventListener("click", function (event) {
+      if (menu.open && !menu.contains(event.target)) menu.open = false;
+    });
+    menu.addEventListener("focusout", function (event) {
+      if (menu.open && event.relatedTarget && !menu.contains(event.relatedTarget)) {
+        menu.open = false;
+      }
+    });
+  }
+
+  document.querySelectorAll("details[data-agent-menu]").forEach(initAgentMenu);
 })();

@@ -112,8 +112,8 @@ def test_llms_txt_parses_completely(built: tuple[Path, BuildResult], site_root: 
     site, _ = built
     text = (site / "llms.txt").read_text(encoding="utf-8")
     parsed = parse_llms_file(text)
-    # Brackets from site.yml are character references: a title cannot add a link.
-    assert parsed.title == "Acme &#91;decisions&#93;"
+    # Brackets that close no link read as written; in link text they are references.
+    assert parsed.title == "Acme [decisions]"
     assert parsed.summary == "How Acme builds things"
     assert "decisions.json" in parsed.info
     assert list(parsed.sections) == ["Platform", "Web (front end)", "Optional"]
@@ -123,8 +123,7 @@ def test_llms_txt_parses_completely(built: tuple[Path, BuildResult], site_root: 
     tricky = links["platform/adr/0002-brackets-and-parens.md"]
     assert tricky["title"] == ("PLATFORM-ADR-0002: Keep &#91;brackets&#93; and (parens) in "
                                '"titles" – ünïcode ✓')
-    assert tricky["desc"] == ("A title with &#91;, &#93;, ( and ) must survive llms.txt: yes "
-                              "(really).")
+    assert tricky["desc"] == "A title with [, ], ( and ) must survive llms.txt: yes (really)."
     optional = [link["url"] for link in parsed.sections["Optional"]]
     assert optional == ["platform/rfc/0001-shared-cache.md", "platform/adr/0001-use-postgres.md"]
     assert parsed.sections["Optional"][1]["desc"].startswith("superseded by PLATFORM-ADR-0003.")
@@ -142,6 +141,22 @@ def test_llms_txt_encodes_parentheses_in_urls_and_keeps_unicode(site_root: Path)
     assert link["url"] == "web/adr/0003-odd-%28name%29-%C3%BCn%C3%AF.md"
     assert link["title"] == "WEB-ADR-0003: &#93;Odd &#91;x&#93;(y)"
     assert (site_root / "_site/web/adr/0003-odd-(name)-ünï.md").is_file()
+
+
+def test_agent_files_hold_a_title_with_code_as_written(site_root: Path) -> None:
+    record = site_root / "content/web/adr/0003-code-in-the-title.md"
+    record.write_text("---\ntitle: \"Use `--input` for files\"\nstatus: accepted\n"
+                      "date: 2024-06-01\ndescription: Escape <script> in titles, `a < b`\n"
+                      "---\nBody.\n", encoding="utf-8")
+    build_site(site_root, jobs=1)
+    site = site_root / "_site"
+    parsed = parse_llms_file((site / "llms.txt").read_text(encoding="utf-8"))
+    link = next(link for link in parsed.sections["Web (front end)"]
+                if link["url"] == "web/adr/0003-code-in-the-title.md")
+    assert link["title"] == "WEB-ADR-0003: Use `--input` for files"
+    # A `<` that could open HTML is a reference; inside a code span it is as written.
+    assert link["desc"] == "Escape &#60;script> in titles, `a < b`"
+    assert "Use `--input` for files" in (site / "llms-full.txt").read_text(encoding="utf-8")
 
 
 def test_project_sections_stay_unique(site_root: Path) -> None:

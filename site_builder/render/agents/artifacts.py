@@ -32,7 +32,7 @@ from site_builder.base.site_paths import (
     SITEMAP,
 )
 from site_builder.query import answers as query
-from site_builder.render.agents.agent_text import inline, line_start, one_line
+from site_builder.render.agents.agent_text import inline, line_start, link_text, one_line
 from site_builder.render.agents.guide import agents_md
 from site_builder.render.agents.schema import decisions_schema
 from site_builder.render.pages.feeds import atom_feed, robots_txt, sitemap
@@ -119,13 +119,6 @@ def decisions(archive: Archive, urls: Urls) -> dict[str, Any]:
 
 
 # ---- llms.txt and llms-full.txt ---------------------------------------------------------------
-
-def link_text(text: str) -> str:
-    """Text safe inside `[...]` of an llms.txt link: one line, brackets as HTML character
-    references (the reference parser rejects backslash escapes), `&` where it would start
-    one, and nothing that opens a link of its own (see agent_text)."""
-    return inline(text)
-
 
 def llms_header(archive: Archive, urls: Urls) -> str:
     """The H1, the `>` summary and the details paragraph of llms.txt; the title and the

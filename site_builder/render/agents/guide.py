@@ -8,10 +8,9 @@ cannot add headings, list items or links of its own to the instructions agents f
 from __future__ import annotations
 
 from site_builder.archive.archive import Archive
-from site_builder.render.agents.agent_text import code, inline, line_start
+from site_builder.render.agents.agent_menu import SITE_PLACEHOLDER, connect_command, mcp_json
+from site_builder.render.agents.agent_text import code, inline, line_start, link_text
 from site_builder.render.pages.urls import Urls
-
-_PLACEHOLDER = "<site url>"
 
 
 def _names(items: list[str]) -> str:
@@ -68,7 +67,7 @@ def agents_md(archive: Archive, urls: Urls) -> str:
         "`path` (HTML page) and `md` (Markdown copy), relative to the site root |",
         f"| [decisions.schema.json]({urls.for_agents('decisions.schema.json')}) | the JSON "
         "Schema of decisions.json |",
-        f"| `<id>.md`, e.g. [{inline(example.id) if example else '&lt;id&gt;'}.md]"
+        f"| `<id>.md`, e.g. [{link_text(example.id) if example else '&lt;id&gt;'}.md]"
         f"({example_md}) | one "
         "record: a YAML block (id, ref, title, status, date, …) then the body as written |",
         f"| [llms.txt]({urls.for_agents('llms.txt')}) | an index of the copies: records in force "
@@ -95,13 +94,25 @@ def _mcp_section(urls: Urls) -> list[str]:
         "the files above:",
         "",
         "```sh",
-        f"site-builder mcp --url {site or _PLACEHOLDER}",
+        f"site-builder mcp --url {site or SITE_PLACEHOLDER}",
+        "```",
+        "",
+        "Claude Code adds it with:",
+        "",
+        "```sh",
+        connect_command(site),
+        "```",
+        "",
+        "Other clients read it from `.mcp.json`:",
+        "",
+        "```json",
+        mcp_json(site),
         "```",
         "",
     ]
     if site is None:
         lines += [
-            f"Replace `{_PLACEHOLDER}` with the address this site is published at: its "
+            f"Replace `{SITE_PLACEHOLDER}` with the address this site is published at: its "
             "`site.yml` sets no `url`, so the build cannot know it.",
             "",
         ]

@@ -17,6 +17,7 @@ from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
 from site_builder.base.site_paths import AGENTS, DECISIONS, FEED, LLMS, NOT_FOUND_PAGE, SEARCH_PAGE
 from site_builder.query import answers as query
+from site_builder.render.agents.agent_menu import agent_menu
 from site_builder.render.markdown.diagrams import has_mermaid
 from site_builder.render.pages import views
 from site_builder.render.pages.csp import CONTENT_SECURITY_POLICY, DIAGRAM_CONTENT_SECURITY_POLICY
@@ -312,7 +313,7 @@ class SitePages:
             mermaid=mermaid_release().entry if diagrams else "",
             csp=DIAGRAM_CONTENT_SECURITY_POLICY if diagrams else CONTENT_SECURITY_POLICY,
             project_page=Urls.project_page(record.project), markdown_copy=view.markdown,
-            picture=self.lineage.around(record))
+            picture=self.lineage.around(record), menu=agent_menu(self.urls, record))
 
     @cached_property
     def _tags(self) -> list[views.Tag]:
