@@ -19,7 +19,7 @@ from site_builder.archive.records import FILE_NAME, Record
 from site_builder.base.confined import Refused, inside, kind_of
 from site_builder.base.findings import Finding, Level
 
-# The archive's own override folders (build/theme.py reads them); a file there is read only
+# The archive's own override folders (render/pages/theme.py reads them); a file there is read only
 # when it is a regular file inside the archive.
 OVERRIDE_FOLDERS = ("templates", "theme")
 # A folder name is part of every page address below it, written as it is: it must be a URL

@@ -46,7 +46,7 @@ BUILT_IN_KEYS = frozenset({
     "supersedes", "supersededBy", "draft", "review", "reviewers", "approvals", "affects",
 })
 
-# The accepted keys come from the one declaration (config_keys.py) the reference is made of.
+# The entries' keys come from the tables of config/keys.py, which the reference is made of.
 _STATUS_KEYS = STATUS.names
 _FIELD_KEYS = FIELD.names
 _SOURCE_KEYS = SOURCE.names

@@ -2,7 +2,7 @@
 
 `format` (nygard, madr, log4brains, auto), `project` (required with it), `type` (default
 adr), `default_status` (default accepted) and `status_map` (extra aliases, matched
-case-insensitively). Kept apart from config.py, which reads the rest of site.yml.
+case-insensitively). Kept apart from config/site.py, which reads the rest of site.yml.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """What site.yml says, as frozen values: statuses, fields, sources and the config itself.
 
-Parsing and checking site.yml is `config.py`'s job; these are the values every layer reads.
+Parsing and checking site.yml is `config/site.py`'s job; these are the values every layer
+reads.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ takes are facts that several front ends publish. They are written down here, and
 - `TOOLS` lists each query's parameters; `input_schema()` is a tool's MCP inputSchema,
   `checked()` validates arguments for the MCP server and the CLI alike, and `cli_flags()`
   adds the same parameters to a command line.
-The query functions themselves (`query.py`) then trust their arguments.
+The query functions themselves (`query/answers.py`) then trust their arguments.
 """
 
 from __future__ import annotations

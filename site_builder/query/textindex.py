@@ -1,8 +1,8 @@
 """What a text query means, for every search: the site's, `site-builder search` and MCP.
 
 One set of rules (`RULES`) and one scoring, used three ways: `TextIndex` answers queries in
-Python (the CLI and both MCP modes, through query.py), build/search.py writes the site's
-index with the very same analysis, and writes `RULES` into it, so theme/site.js tokenises,
+Python (the CLI and both MCP modes, through answers.py), render/search/index.py writes the
+site's index with the very same analysis, and writes `RULES` into it, so theme/search.js tokenises,
 stems and ranks a query exactly as this module does.
 
 - Words: NFKC-normalised, casefolded runs of letters, digits and `_`; a word joined by

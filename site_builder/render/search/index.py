@@ -1,4 +1,4 @@
-"""The site's full-text search index: textindex.py's analysis, split into small JSON files.
+"""The site's full-text search index: query/textindex.py's analysis, in small JSON files.
 
 Why a sharded index and not Pagefind is recorded in example-site's build/rfc/0001 (search on
 a static host). What a query means lives in site_builder/query/textindex.py, which also answers
