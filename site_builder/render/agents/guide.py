@@ -8,6 +8,7 @@ cannot add headings, list items or links of its own to the instructions agents f
 from __future__ import annotations
 
 from site_builder.archive.archive import Archive
+from site_builder.archive.records import Record
 from site_builder.render.agents.agent_menu import SITE_PLACEHOLDER, connect_command, mcp_json
 from site_builder.render.agents.agent_text import code, inline, line_start, link_text
 from site_builder.render.pages.urls import Urls
@@ -26,13 +27,9 @@ def _project_line(project_id: str, name: str, description: str) -> str:
 def agents_md(archive: Archive, urls: Urls) -> str:
     """The AGENTS.md published at the site root, ending with its `## MCP` section."""
     config = archive.config
-    current = [s.name for s in config.statuses if s.current]
-    open_ = [s.name for s in config.statuses if s.open]
-    decided = [s.name for s in config.statuses if not s.current and not s.open]
     projects = "\n".join(_project_line(p.id, p.name, p.description)
                          for p in archive.projects.values())
     example = archive.records[0] if archive.records else None
-    example_md = urls.for_agents(urls.record_markdown(example)) if example else "<id>.md"
     lines = [
         f"# {inline(config.title)}: instructions for coding agents",
         "",
@@ -43,6 +40,24 @@ def agents_md(archive: Archive, urls: Urls) -> str:
         "code they govern, and cite them by ref (for example "
         f"{code(example.ref if example else 'PROJECT-ADR-0001')}).",
         "",
+        *_in_force_section(archive),
+        "## Projects",
+        "",
+        projects or "(none)",
+        "",
+        *_query_section(example, urls),
+        *_mcp_section(urls),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _in_force_section(archive: Archive) -> list[str]:
+    """The lines saying which statuses are in force, open or decided, and how to follow them."""
+    statuses = archive.config.statuses
+    current = [s.name for s in statuses if s.current]
+    open_ = [s.name for s in statuses if s.open]
+    decided = [s.name for s in statuses if not s.current and not s.open]
+    return [
         "## Which records are in force",
         "",
         f"- In force: status {_names(current)}, unless a newer record supersedes it. In "
@@ -54,10 +69,13 @@ def agents_md(archive: Archive, urls: Urls) -> str:
         "- `affects` lists glob patterns of the repository paths a record governs "
         "(`.gitignore` rules).",
         "",
-        "## Projects",
-        "",
-        projects or "(none)",
-        "",
+    ]
+
+
+def _query_section(example: Record | None, urls: Urls) -> list[str]:
+    """The table of published files and the recipe for "which decisions apply to this file?"."""
+    example_md = urls.for_agents(urls.record_markdown(example)) if example else "<id>.md"
+    return [
         "## How to query this archive",
         "",
         "| file | what it holds |",
@@ -80,9 +98,7 @@ def agents_md(archive: Archive, urls: Urls) -> str:
         "`.md` copies. Records are addressed by id (`project/type/NNNN-slug`), short id "
         "(`project/type/N`) or ref (`PROJECT-TYPE-NNNN`).",
         "",
-        *_mcp_section(urls),
     ]
-    return "\n".join(lines) + "\n"
 
 
 def _mcp_section(urls: Urls) -> list[str]:
