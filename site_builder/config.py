@@ -24,7 +24,12 @@ from site_builder.config_values import (
 )
 from site_builder.confined import MAX_RECORD_BYTES, Refused, read_regular
 from site_builder.findings import Finding
-from site_builder.source_formats import FORMAT_KEYS, format_keys, format_status_problems
+from site_builder.source_formats import (
+    FORMAT_KEYS,
+    format_keys,
+    format_status_problems,
+    with_unknown_status,
+)
 
 __all__ = ["BUILT_IN_KEYS", "CONFIG_FILE", "DEFAULT_STATUSES", "FIELD_TYPES",
            "MARKDOWN_RENDERERS", "FieldDef", "NoArchive", "SiteConfig", "SourceSpec", "Status",
@@ -323,6 +328,8 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
     def text(key: str) -> str:
         return _string(data, key, checker, SITE.default(key)) or SITE.default(key)
 
+    statuses = _parse_statuses(data.get("statuses"), checker)
+    sources = _parse_sources(data.get("sources"), checker)
     config = SiteConfig(
         root=root,
         title=_string(data, "title", checker, None) or root.name,
@@ -333,10 +340,10 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
         output=text("output"),
         static=text("static"),
         edit_url=_string(data, "edit_url", checker, SITE.default("edit_url")),
-        statuses=_parse_statuses(data.get("statuses"), checker),
+        statuses=with_unknown_status(statuses, sources),
         fields=parse_fields(data.get("fields"), checker),
         required_approvals=_required_approvals(data, checker),
-        sources=_parse_sources(data.get("sources"), checker),
+        sources=sources,
         repo_url=_string(data, "repo_url", checker, None),
         markdown=_markdown(data, checker),
     )

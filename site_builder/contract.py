@@ -98,6 +98,9 @@ RECORD: tuple[Key, ...] = (
     Key("description", STRING, summary=True),
     Key("fields", {"type": "object", "description": "Custom fields the record sets"},
         summary=True),
+    Key("statusNote", nullable({"type": "string", "description": (
+        "What the record's status said after the status word, as written "
+        "(`for the package pipeline`); the whole status as written when it is 'unknown'")})),
     Key("authors", STRINGS),
     Key("deciders", STRINGS),
     Key("related", {"type": "array", "items": RECORD_REF}),

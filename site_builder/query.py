@@ -85,6 +85,7 @@ def detail(archive: Archive, record: Record, body: bool = True) -> dict[str, Any
     signoff = archive.signoff(record)
     out = summary(record)
     out.update({
+        "statusNote": record.status_note,
         "authors": list(record.authors),
         "deciders": list(record.deciders),
         "related": [record_link(archive, r) for r in record.related],
@@ -148,7 +149,7 @@ def front_matter(archive: Archive, record: Record) -> str:
     """
     data = detail(archive, record, body=False)
     lines = ["---"]
-    order = ["id", "ref", "title", "status", "date", "description", "project", "type",
+    order = ["id", "ref", "title", "status", "statusNote", "date", "description", "project", "type",
              "authors", "deciders", "tags", "current", "supersedes", "supersededBy",
              "currentRecord", "related", "review", "reviewers", "rfcReview", "affects",
              "fields", "source"]
