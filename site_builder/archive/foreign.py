@@ -40,7 +40,7 @@ class ForeignCache:
     remote of each archive folder."""
 
     files: dict[str, tuple[tuple[int, int], Any, Fields | Finding]] = field(default_factory=dict)
-    git: dict[Any, dict[str, Any]] = field(default_factory=dict)
+    git: dict[Any, tuple[dict[str, Any], bool]] = field(default_factory=dict)
     remotes: dict[str, str | None] = field(default_factory=dict)
 
 
@@ -60,6 +60,8 @@ class FolderRead:
     settled: list[Settled]
     findings: list[Finding]
     skipped: list[Skipped]
+    shallow_dates: bool = False
+    """True when records took their dates from a shallow clone's cut history."""
 
 
 def read_folder(config: SiteConfig, content: ContentRoot, project: Project,
@@ -88,7 +90,7 @@ def read_folder(config: SiteConfig, content: ContentRoot, project: Project,
             read.append((entry, got))
     numbers = Counter(m.group(1) for m in (_NUMBER.match(e.name[:-3]) for e, _ in read) if m)
     undated = [entry for entry, fields in read if not _dated(fields)]
-    dates = _git_dates(content.path, undated, cache) if undated else {}
+    dates, shallow = _git_dates(content.path, undated, cache) if undated else ({}, False)
     for entry, fields in read:
         stem = entry.name[:-3]
         match = _NUMBER.match(stem)
@@ -96,6 +98,8 @@ def read_folder(config: SiteConfig, content: ContentRoot, project: Project,
         facts = FileFacts(path=Path(entry.path), rel_path=_relative(entry.path, root),
                           stem=stem, number=number, git_date=dates.get(entry.name))
         item = settle(fields, facts, folder)
+        if shallow and facts.git_date is not None and not _dated(fields):
+            out.shallow_dates = True
         if item.record is None and not item.findings:
             out.skipped.append(Skipped(facts.path, facts.rel_path, files.DRAFT))
         out.settled.append(item)
@@ -158,12 +162,14 @@ def _read_file(entry: os.DirEntry[str], fmt: str, custom: frozenset[str], cache:
 
 
 def _git_dates(folder: Path, undated: list[os.DirEntry[str]], cache: ForeignCache,
-               ) -> dict[str, Any]:
-    """Git's first-add dates for the folder, asked again only when its undated files change."""
+               ) -> tuple[dict[str, Any], bool]:
+    """Git's first-add dates for the folder and whether its clone is shallow, asked again
+    only when its undated files change."""
     key = (str(folder), tuple(sorted((e.name, e.stat().st_mtime_ns) for e in undated)))
     if key not in cache.git:
         cache.git = {k: v for k, v in cache.git.items() if k[0] != key[0]}
-        cache.git[key] = gitdates.first_added(folder)
+        dates = gitdates.first_added(folder)
+        cache.git[key] = (dates, bool(dates) and gitdates.is_shallow(folder))
     return cache.git[key]
 
 

@@ -35,7 +35,12 @@ from site_builder.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regul
 from site_builder.findings import Finding
 from site_builder.site_paths import RESERVED_FOLDERS
 
-__all__ = ["ContentRoot", "LoaderCache", "load_archive", "reload_records"]
+__all__ = ["SHALLOW_DATES", "ContentRoot", "LoaderCache", "load_archive", "reload_records"]
+
+SHALLOW_DATES = (
+    "records without a date take the date git first added them, but this checkout is shallow "
+    "(its history is cut), so those dates are wrong: fetch the whole history (in GitHub "
+    "Actions, actions/checkout with 'fetch-depth: 0')")
 
 @dataclass(slots=True)
 class _Parsed:
@@ -134,6 +139,7 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
     owners: dict[str, tuple[ContentRoot, Path]] = {}
     records: list[Record] = []
     fingerprint: list[Any] = []
+    shallow = False
     for content in roots:
         # The source is in the fingerprint: after `sources update` an unchanged file still
         # has to carry the new commit, so the archive cannot be the previous one.
@@ -143,6 +149,7 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
             if read is not None:
                 records.extend(r.record for r in read.settled if r.record is not None)
                 skipped.extend(read.skipped)
+                shallow = shallow or read.shallow_dates
             continue
         folders, misplaced = scan.project_folders(content)
         findings.extend(misplaced)
@@ -169,6 +176,8 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
     if any(r.root is not None for r in records):
         records = foreign.link_references(records, foreign.repositories(config, roots,
                                                                         cache.foreign))
+    if shallow:
+        findings.append(Finding(config.path, 1, "warning", SHALLOW_DATES))
     return projects, records, fingerprint
 
 

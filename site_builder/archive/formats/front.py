@@ -13,7 +13,7 @@ import re
 
 from site_builder import yamlfile
 from site_builder.archive.formats.fields import RELATED, SUPERSEDED_BY, SUPERSEDES, Fields, Relation
-from site_builder.archive.formats.status import read_status
+from site_builder.archive.formats.status import read_status, title_of
 from site_builder.archive.records import split_front_matter
 
 # Keys of the site generators such folders are published with: not decision metadata.
@@ -77,6 +77,8 @@ def read_front(text: str, fields: Fields, custom: frozenset[str]) -> tuple[str, 
         line = lines.get(str(key), 0) + offset
         if key == "status" and isinstance(value, str):
             read_status(value, line, fields)
+        elif key == "title" and isinstance(value, str):
+            fields.set("title", title_of(value, line, fields), line)
         elif key in _LISTS:
             fields.set(_LISTS[key], value, line)
         elif key in _PLAIN or key in custom:
