@@ -52,8 +52,9 @@ def cmd_build(args: argparse.Namespace) -> int:
         return FAILED
     report(result.warnings)
     print(result.summary(), file=sys.stderr)
-    for line in result.left_out(args.verbose):
-        print(line, file=sys.stderr)
+    if args.verbose:
+        for line in result.left_out():
+            print(line, file=sys.stderr)
     return OK
 
 

@@ -85,26 +85,25 @@ class BuildResult:
     skipped: tuple[tuple[str, str, bool], ...] = ()
     """(path, why, is a draft) of each file of the records folders left out."""
 
-    def left_out(self, verbose: bool = False) -> list[str]:
-        """What the build left out, for people: one line counting the drafts, and with
-        `verbose` every file left out with why (templates, pages, excluded files, drafts)."""
-        drafts = sum(draft for _, _, draft in self.skipped)
-        lines = [f"Left out {plural(drafts, 'draft')} (not published)"] if drafts else []
-        if verbose:
-            lines += [f"  {path}: {why}" for path, why, _ in self.skipped]
-        return lines
+    def left_out(self) -> list[str]:
+        """Every file of the records folders the build left out, with why (templates, pages,
+        excluded files, drafts), as `build --verbose` prints them."""
+        return [f"  {path}: {why}" for path, why, _ in self.skipped]
 
     def summary(self) -> str:
-        """One line for people: what was built, where, and how long it took."""
+        """One line for people: what was built, where, how long it took, and how many
+        drafts were left out."""
         records, pages = plural(self.records, "record"), plural(self.pages, "page")
+        drafts = sum(draft for _, _, draft in self.skipped)
+        left = f"; {plural(drafts, 'draft')} left out (not published)" if drafts else ""
         if self.up_to_date:
             return (f"Up to date: nothing changed since the last build of {records}, "
-                    f"{pages} in {self.output} ({self.seconds:.1f} s)")
+                    f"{pages} in {self.output} ({self.seconds:.1f} s){left}")
         return (f"Built {records}, {pages} ({plural(self.files, 'file')}: "
                 f"{self.changed} written, {self.removed} removed; "
                 f"{plural(self.rendered, 'body', 'bodies')} "
                 f"rendered, {self.cached} from cache) into {self.output} "
-                f"in {self.seconds:.1f} s")
+                f"in {self.seconds:.1f} s{left}")
 
 
 def output_folder(config: SiteConfig, output: Path | None) -> Path:
