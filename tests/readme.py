@@ -25,6 +25,7 @@ from site_builder.archive.archive import Archive
 from site_builder.contract import records as contract
 from site_builder.mcp import tools
 from site_builder.query import answers as query
+from site_builder.query import copies
 from site_builder.sources.load import load_archive
 
 REPO = Path(__file__).resolve().parent.parent
@@ -67,7 +68,7 @@ def as_json(value: dict[str, Any]) -> str:
 def as_markdown(archive: Archive, record_id: str) -> str:
     """A record's Markdown copy as the README prints it: the YAML block and the body's
     first lines."""
-    copy = query.markdown_copy(archive, archive.get(record_id))
+    copy = copies.markdown_copy(archive, archive.get(record_id))
     head, _, body = copy.partition("\n---\n")
     shown = [line for line in body.split("\n")[:BODY_LINES + 1]]
     return "\n".join([head, "---", *shown, "…"])

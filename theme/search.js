@@ -260,7 +260,25 @@
       var y = held.get(b);
       return y[0] - x[0] || y[1] - x[1] || a - b;
     });
-    return top.concat(rest);
+    return top.concat(this.currentFirst(rest));
+  };
+
+  // textindex.current_first: a record's matching replacements just before it, newest first.
+  Engine.prototype.currentFirst = function (ranked) {
+    var chains = this.manifest.chains || {};
+    var matched = new Set(ranked);
+    var placed = new Set();
+    var out = [];
+    ranked.forEach(function (number) {
+      if (placed.has(number)) return;
+      var chain = chains[String(number)] || [];
+      for (var i = chain.length - 1; i >= 0; i--) {
+        if (matched.has(chain[i]) && !placed.has(chain[i])) { out.push(chain[i]); placed.add(chain[i]); }
+      }
+      out.push(number);
+      placed.add(number);
+    });
+    return out;
   };
 
   // Records of one filter value (`@project=build`), as a Set of record numbers.

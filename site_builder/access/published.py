@@ -163,6 +163,7 @@ def _record(data: Any, where: str, statuses: frozenset[str] | None) -> Record:
     return Record(
         project=project, type=kind, slug=slug, number=number, path=Path(md), rel_path=md,
         title=data["title"], status=data["status"], date=date,
+        status_note=data.get("statusNote"),
         description=data.get("description") or "",
         authors=tuple(data.get("authors") or ()),
         deciders=tuple(data.get("deciders") or ()),

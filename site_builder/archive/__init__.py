@@ -12,11 +12,12 @@
 - `bulk.py`      whole-archive work run with the garbage collector paused
 - `values.py`    front-matter values read one kind at a time, each with its problem
 - `formats/`     readers for records kept in another tool's format; `foreign.py` a folder of them
-- `gitdates.py`  when git first added each file: the date of a record that states none
+- `gitdates.py`  what git knows of a folder: first-add dates (renames followed), its remote,
+                 a shallow clone
+- `urls.py`      repository addresses: which file of the archive's repository a URL names
 - `attachments.py` which linked files are published, and SVG made safe
 - `body_limits.py` bodies Python-Markdown cannot render in bounded time
 - `static.py`    the `static` folder: files copied to the output root
-- `project_file.py` `_project.yml`: a project's name, description, owners and fields
 - `project_file.py` `_project.yml`: a project's name, description, owners and fields
 - `template.py`  the record `new` writes, and the placeholders `check` warns about
 """

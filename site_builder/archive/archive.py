@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 
 from site_builder.archive.bulk import paused_gc
+from site_builder.archive.formats.files import Skipped
 from site_builder.archive.records import Record
 from site_builder.archive.schedule import add_interval, parse_every
 from site_builder.base.findings import Finding
@@ -106,6 +107,7 @@ class Archive:
     than one request per record), for text search. `keys_from`, an archive read from the
     same record files (some of them edited), lends its lookup table instead of building one.
     `checks` finds the problems across records (`checks.cross_check`) when `findings` is read.
+    `skipped` are the files of the records folders left out (drafts, templates, pages).
     """
 
     def __init__(
@@ -118,8 +120,10 @@ class Archive:
         all_bodies: Callable[[], Mapping[str, str]] | None = None,
         keys_from: Archive | None = None,
         checks: Callable[[Archive], Iterable[Finding]] | None = None,
+        skipped: Iterable[Skipped] = (),
     ) -> None:
         self.config = config
+        self.skipped: tuple[Skipped, ...] = tuple(skipped)
         self._checks = checks
         self.records: tuple[Record, ...] = tuple(
             sorted(records, key=lambda r: (-r.date.toordinal(), r.id)))

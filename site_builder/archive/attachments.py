@@ -44,7 +44,7 @@ def kind(path: str | Path) -> str:
 
 
 class SvgRefused(InputError):
-    """An SVG that cannot be made safe (not well-formed, a DOCTYPE, not an `<svg>`)."""
+    """An SVG that cannot be made safe (not well-formed, entities, not an `<svg>`)."""
 
 
 _SVG_NS = "http://www.w3.org/2000/svg"
@@ -68,6 +68,13 @@ _ATTRIBUTE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]*")
 # anything else could load a resource, and escapes or at-rules could hide one.
 _URL = re.compile(r"url\s*\(\s*['\"]?\s*(?![#'\"\s])", re.IGNORECASE)
 _CSS_DANGER = re.compile(r"[\\@<]|expression\s*\(|javascript:|-moz-binding", re.IGNORECASE)
+
+
+# `<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://…/svg11.dtd">`: no `[`, so no
+# internal subset and no entity; never fetched (it is dropped before parsing).
+_PLAIN_DOCTYPE = re.compile(
+    rb"<!DOCTYPE[ \t\r\n]+svg(?:[ \t\r\n]+(?:PUBLIC[ \t\r\n]+(?:\"[^\"<>\[]*\"|'[^'<>\[]*')"
+    rb"|SYSTEM)(?:[ \t\r\n]+(?:\"[^\"<>\[]*\"|'[^'<>\[]*'))?)?[ \t\r\n]*>")
 
 
 def _safe_value(value: str) -> bool:
@@ -104,12 +111,17 @@ def clean_svg(data: bytes) -> bytes:
     """`data` (an SVG file) with only allow-listed elements and attributes: no script, no
     event handler, no reference outside the document, no DOCTYPE.
 
-    Returns the cleaned document as UTF-8 XML. Raises SvgRefused when it is not well-formed
-    XML, declares a DOCTYPE or entities (refused before parsing, so no entity is expanded),
-    or its root is not an SVG `<svg>`.
+    A plain DOCTYPE naming the SVG DTD (what draw.io and Inkscape write) is dropped. Returns
+    the cleaned document as UTF-8 XML. Raises SvgRefused when it is not well-formed XML,
+    declares entities or a DOCTYPE with an internal subset (refused before parsing, so no
+    entity is expanded), or its root is not an SVG `<svg>`.
     """
+    plain = _PLAIN_DOCTYPE.search(data, 0, data.find(b"<svg"))
+    if plain is not None:
+        data = data[:plain.start()] + data[plain.end():]
     if re.search(rb"<!\s*(?:DOCTYPE|ENTITY)", data, re.IGNORECASE):
-        raise SvgRefused("declares a DOCTYPE or entities, which an SVG to publish may not")
+        raise SvgRefused("declares entities (a DOCTYPE with an internal subset), which an SVG "
+                         "to publish may not")
     try:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:

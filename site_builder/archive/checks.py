@@ -14,7 +14,7 @@ from site_builder.archive import attachments, template
 from site_builder.archive.archive import Archive, lookup_key, lookup_keys
 from site_builder.archive.body_limits import python_markdown_refusal
 from site_builder.archive.formats import is_record_name
-from site_builder.archive.links import escapes, is_local, local_path
+from site_builder.archive.links import escapes, is_local, local_path, record_paths
 from site_builder.archive.records import FILE_NAME, Record
 from site_builder.base.confined import Refused, inside, kind_of
 from site_builder.base.findings import Finding, Level
@@ -145,7 +145,7 @@ def _references(archive: Archive, record: Record,
             continue
         else:
             message = f"'{key}' refers to a missing record: {reference}"
-        yield Finding(record.path, record.line_of(place), "error", message)
+        yield Finding(record.path, record.line_of(place), _judged(record), message)
 
 
 def _content_folders(archive: Archive) -> set[Path]:
@@ -158,20 +158,25 @@ def _content_folders(archive: Archive) -> set[Path]:
 
 def _links(archive: Archive, record: Record, content: set[Path],
            broken: dict[str, Path]) -> Iterator[Finding]:
-    """Relative body links to records that do not exist (errors) or to missing files; a
-    link to a file in `broken` is left to that file's own errors. A link to a file outside
-    every records folder is fine with a `repo_url` (the build points it there) and a warning
-    without one."""
+    """Relative body links to records that do not exist (errors in native content, warnings
+    in a foreign source) or to missing files; a link to a file in `broken` is left to that
+    file's own errors. A link without `.md` resolves as one with it. A link to a file outside
+    every records folder (or to a template or page beside foreign records) is fine with a
+    `repo_url` (the build points it there) and a warning without one."""
+    pages = {s.path for s in archive.skipped if not s.draft}
     for link in record.links:
         if not is_local(link.target):
             continue
-        target = local_path(record.path, link.target)
-        if archive.record_at(target) is not None or target in broken.values():
+        paths = record_paths(local_path(record.path, link.target))
+        if any(archive.record_at(p) is not None or p in broken.values() for p in paths):
             continue
+        # `./0004-x` names `0004-x.md` when that file is there (a draft, a broken record).
+        target = paths[-1] if not paths[0].exists() and paths[-1].exists() else paths[0]
         line = record.body_line + link.line - 1
-        if target.suffix == ".md" and _in_records(target, content):
+        in_records = target not in pages and _in_records(target, content)
+        if target.suffix == ".md" and in_records:
             why = " (that file is a draft or not a valid record)" if target.is_file() else ""
-            yield Finding(record.path, line, "error",
+            yield Finding(record.path, line, _judged(record),
                           f"link to a missing record: {link.target}{why}")
         elif escapes(target, record.content_folder):
             yield Finding(record.path, line, "error", (
@@ -180,7 +185,7 @@ def _links(archive: Archive, record: Record, content: set[Path],
         elif not target.exists():
             yield Finding(record.path, line, "warning",
                           f"link to a file that does not exist: {link.target}")
-        elif not _in_records(target, content):
+        elif not in_records:
             if archive.config.repository_url is None:
                 yield Finding(record.path, line, "warning", (
                     f"link to {link.target}, outside the records folders: it stays as written "
@@ -189,6 +194,12 @@ def _links(archive: Archive, record: Record, content: set[Path],
             problem = _attachment_problem(target, record.content_folder, link.target)
             if problem is not None:
                 yield Finding(record.path, line, *problem)
+
+
+def _judged(record: Record) -> Level:
+    """The level of a problem the record's own tool accepts: an error in native content, a
+    warning in a source kept in another tool's format (unless the source is `strict`)."""
+    return "warning" if record.lenient else "error"
 
 
 def _attachment_problem(path: Path, root: Path, written: str) -> tuple[Level, str] | None:

@@ -10,16 +10,18 @@ from __future__ import annotations
 import os
 import re
 import stat as stat_mode
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from site_builder.archive import gitdates, scan
+from site_builder.archive import gitdates, scan, urls
 from site_builder.archive.archive import Project
-from site_builder.archive.formats import READERS, is_record_name
+from site_builder.archive.formats import READERS, files
 from site_builder.archive.formats.fields import Fields
-from site_builder.archive.formats.settle import FileFacts, Folder, Settled, settle
-from site_builder.archive.links import is_local, local_path
+from site_builder.archive.formats.files import Skipped
+from site_builder.archive.formats.settle import FileFacts, Folder, Settled, date_of, settle
+from site_builder.archive.links import is_local, local_path, record_paths
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.records import Record
 from site_builder.base.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
@@ -34,10 +36,12 @@ KEPT_FIELDS = (FieldDef("consulted", type="list", label="Consulted"),
 
 @dataclass(slots=True)
 class ForeignCache:
-    """Read files by path with their (size, mtime), and git dates by folder."""
+    """Read files by path with their (size, mtime), git dates by folder, and the git
+    remote of each archive folder."""
 
     files: dict[str, tuple[tuple[int, int], Any, Fields | Finding]] = field(default_factory=dict)
-    git: dict[Any, dict[str, Any]] = field(default_factory=dict)
+    git: dict[Any, tuple[dict[str, Any], bool]] = field(default_factory=dict)
+    remotes: dict[str, str | None] = field(default_factory=dict)
 
 
 def project_of(config: SiteConfig, content: ContentRoot) -> Project:
@@ -48,52 +52,81 @@ def project_of(config: SiteConfig, content: ContentRoot) -> Project:
                    fields=tuple(f for f in KEPT_FIELDS if f.name not in taken))
 
 
+@dataclass(slots=True)
+class FolderRead:
+    """One foreign folder read: every record file settled (in name order), the problems of
+    the folder itself, and the files left out with why (drafts among them)."""
+
+    settled: list[Settled]
+    findings: list[Finding]
+    skipped: list[Skipped]
+    shallow_dates: bool = False
+    """True when records took their dates from a shallow clone's cut history."""
+
+
 def read_folder(config: SiteConfig, content: ContentRoot, project: Project,
-                cache: ForeignCache, fingerprint: list[Any],
-                ) -> tuple[list[Settled], list[Finding]]:
-    """Every file of the folder settled (records, findings and guesses, in name order),
-    and the problems of the folder itself."""
+                cache: ForeignCache, fingerprint: list[Any]) -> FolderRead:
+    """Every file of the folder settled or skipped, and the problems of the folder itself."""
     foreign = content.foreign
     assert foreign is not None
-    entries, findings = scan.flat_record_files(content.path, is_record_name)
+    entries, findings = scan.flat_record_files(content.path, files.is_candidate)
     folder = Folder(foreign=foreign, statuses=frozenset(s.name for s in config.statuses),
                     fields=config.fields + project.fields, source=content.source,
                     root=content.path)
     custom = frozenset(f.name for f in folder.fields)
+    root = str(config.root)
+    out = FolderRead([], findings, [])
     read: list[tuple[os.DirEntry[str], Fields]] = []
     for entry in entries:
-        got = _read_file(entry, foreign.format, custom, cache, fingerprint)
-        if isinstance(got, Finding):
+        reason = files.name_reason(entry.name, foreign.exclude)
+        got = None if reason else _read_file(entry, foreign.format, custom, cache, fingerprint)
+        if isinstance(got, Fields):
+            reason = files.content_reason(entry.name, got)
+        if reason:
+            out.skipped.append(Skipped(Path(entry.path), _relative(entry.path, root), reason))
+        elif isinstance(got, Finding):
             findings.append(got)
-        else:
+        elif got is not None:
             read.append((entry, got))
-    numbers: dict[str, int] = {}
-    for entry, _ in read:
-        match = _NUMBER.match(entry.name[:-3])
-        if match:
-            numbers[match.group(1)] = numbers.get(match.group(1), 0) + 1
-    undated = [entry for entry, fields in read if "date" not in fields.values]
-    dates = _git_dates(content.path, undated, cache) if undated else {}
-    root = str(config.root)
-    settled = []
+    numbers = Counter(m.group(1) for m in (_NUMBER.match(e.name[:-3]) for e, _ in read) if m)
+    undated = [entry for entry, fields in read if not _dated(fields)]
+    dates, shallow = _git_dates(content.path, undated, cache) if undated else ({}, False)
     for entry, fields in read:
         stem = entry.name[:-3]
         match = _NUMBER.match(stem)
         number = match.group(1) if match and numbers[match.group(1)] == 1 else stem
         facts = FileFacts(path=Path(entry.path), rel_path=_relative(entry.path, root),
                           stem=stem, number=number, git_date=dates.get(entry.name))
-        settled.append(settle(fields, facts, folder))
-    return settled, findings
+        item = settle(fields, facts, folder)
+        if shallow and facts.git_date is not None and not _dated(fields):
+            out.shallow_dates = True
+        if item.record is None and not item.findings:
+            out.skipped.append(Skipped(facts.path, facts.rel_path, files.DRAFT))
+        out.settled.append(item)
+    return out
+
+
+def _dated(fields: Fields) -> bool:
+    """True when the file states a date that can be read (else git's date may be needed)."""
+    value = fields.values.get("date")
+    return value is not None and date_of(value.text)[0] is not None
 
 
 def read_source(config: SiteConfig, content: ContentRoot) -> list[Settled]:
     """Every file of one foreign folder settled, read afresh, references left as written:
     for `init --from` and `import`, which report each guess."""
     project = project_of(config, content)
-    settled, problems = read_folder(config, content, project, ForeignCache(), [])
-    if problems:
-        settled.append(Settled(None, problems, []))
-    return settled
+    got = read_folder(config, content, project, ForeignCache(), [])
+    if got.findings:
+        got.settled.append(Settled(None, got.findings, []))
+    return got.settled
+
+
+def skipped_files(config: SiteConfig, content: ContentRoot) -> list[Skipped]:
+    """The files of one foreign folder that are not published as records, each with why
+    (templates, pages, excluded files, drafts), in name order: for `init --from`."""
+    project = project_of(config, content)
+    return read_folder(config, content, project, ForeignCache(), []).skipped
 
 
 def _read_file(entry: os.DirEntry[str], fmt: str, custom: frozenset[str], cache: ForeignCache,
@@ -129,29 +162,65 @@ def _read_file(entry: os.DirEntry[str], fmt: str, custom: frozenset[str], cache:
 
 
 def _git_dates(folder: Path, undated: list[os.DirEntry[str]], cache: ForeignCache,
-               ) -> dict[str, Any]:
-    """Git's first-add dates for the folder, asked again only when its undated files change."""
+               ) -> tuple[dict[str, Any], bool]:
+    """Git's first-add dates for the folder and whether its clone is shallow, asked again
+    only when its undated files change."""
     key = (str(folder), tuple(sorted((e.name, e.stat().st_mtime_ns) for e in undated)))
     if key not in cache.git:
         cache.git = {k: v for k, v in cache.git.items() if k[0] != key[0]}
-        cache.git[key] = gitdates.first_added(folder)
+        dates = gitdates.first_added(folder)
+        cache.git[key] = (dates, bool(dates) and gitdates.is_shallow(folder))
     return cache.git[key]
 
 
-def link_references(records: list[Record]) -> list[Record]:
+def repositories(config: SiteConfig, roots: list[ContentRoot],
+                 cache: ForeignCache | None = None) -> frozenset[str]:
+    """The repositories (`host/owner/name`) the archive's records live in: site.yml's
+    `repo_url` or `edit_url`, the git remote of the archive folder, and each `repo:` source;
+    a URL into one of them names a file of the archive (asked of git once per cache)."""
+    found = {urls.repository_key(config.repository_url or "")}
+    found.update(urls.repository_key(r.source.location) for r in roots
+                 if r.foreign is not None and r.source is not None and r.source.from_repository)
+    key = str(config.root)
+    if cache is None or key not in cache.remotes:
+        remote = gitdates.remote_url(config.root)
+        if cache is None:
+            found.add(urls.repository_key(remote or ""))
+            return frozenset(f for f in found if f)
+        cache.remotes[key] = remote
+    found.add(urls.repository_key(cache.remotes[key] or ""))
+    return frozenset(f for f in found if f)
+
+
+def link_references(records: list[Record], repositories: frozenset[str] = frozenset(),
+                    ) -> list[Record]:
     """The records with each relation written as a link to a record file (`0005-x.md`,
-    `../../other/adr/y.md`) replaced by that record's id; others stay as written (a link to
-    no record is then reported as a missing record)."""
+    `../../other/adr/y.md`, `./0005-x` without `.md`, or a URL into one of `repositories`)
+    replaced by that record's id; others stay as written (a link to no record is then
+    reported as a missing record)."""
     by_path = {str(r.path): r.id for r in records}
+    by_name: dict[str, list[Record]] = {}
+    for record in records:
+        by_name.setdefault(record.path.name, []).append(record)
     out = []
     for record in records:
         if record.root is None:
             out.append(record)
             continue
-        supersedes = tuple(_resolve(record, ref, by_path) for ref in record.supersedes)
-        related = tuple(_resolve(record, ref, by_path) for ref in record.related)
-        successor = (_resolve(record, record.superseded_by, by_path)
-                     if record.superseded_by else None)
+
+        def resolve(reference: str, record: Record = record) -> str:
+            if reference.startswith(("http://", "https://")):
+                return _resolve_url(reference, repositories, by_name) or reference
+            if not is_local(reference):
+                return reference
+            for path in record_paths(local_path(record.path, reference)):
+                if str(path) in by_path:
+                    return by_path[str(path)]
+            return reference
+
+        supersedes = tuple(map(resolve, record.supersedes))
+        related = tuple(map(resolve, record.related))
+        successor = resolve(record.superseded_by) if record.superseded_by else None
         if (supersedes, related, successor) != (record.supersedes, record.related,
                                                 record.superseded_by):
             record = replace(record, supersedes=supersedes, related=related,
@@ -160,12 +229,16 @@ def link_references(records: list[Record]) -> list[Record]:
     return out
 
 
-def _resolve(record: Record, reference: str, by_path: dict[str, str]) -> str:
-    if not reference.endswith(".md") and ".md#" not in reference:
-        return reference
-    if not is_local(reference):
-        return reference
-    return by_path.get(str(local_path(record.path, reference)), reference)
+def _resolve_url(url: str, repositories: frozenset[str],
+                 by_name: dict[str, list[Record]]) -> str | None:
+    """The id of the record an absolute URL into the same repository names, or None."""
+    path = urls.path_in_repository(url, repositories)
+    if path is None:
+        return None
+    named = by_name.get(path.rsplit("/", 1)[-1], [])
+    exact = [r for r in named if r.path.as_posix().endswith("/" + path)]
+    found = exact or named
+    return found[0].id if len(found) == 1 else None
 
 
 def _relative(path: str, root: str) -> str:

@@ -131,6 +131,14 @@ def local_path(source: Path, target: str) -> Path:
     return Path(os.path.normpath(source.parent / path))
 
 
+def record_paths(path: Path) -> tuple[Path, ...]:
+    """The files a link to `path` may name a record by: the path itself and, when it has no
+    extension (`./0004-release-captain`), the same with `.md`, as GitHub's readers expect."""
+    if path.suffix and path.suffix[1:].isalpha() and len(path.suffix) <= 9:
+        return (path,)
+    return (path, path.with_name(path.name + ".md"))
+
+
 def content_root(record_path: Path, root: Path | None = None) -> Path:
     """The content folder a record file was loaded from: `root` when the record has one (a
     flat folder in another tool's format), else `<root>/<project>/<type>/<file>`'s root."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import stat as stat_mode
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from site_builder.archive import foreign, scan
 from site_builder.archive.archive import Archive, Project
 from site_builder.archive.bulk import paused_gc
 from site_builder.archive.checks import cross_check
+from site_builder.archive.formats.files import DRAFT, Skipped
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.project_file import (
     PROJECT_FILE,
@@ -34,7 +35,12 @@ from site_builder.base.findings import Finding
 from site_builder.base.site_paths import RESERVED_FOLDERS
 from site_builder.config.site import SiteConfig, load_config
 
-__all__ = ["ContentRoot", "LoaderCache", "load_archive", "reload_records"]
+__all__ = ["SHALLOW_DATES", "ContentRoot", "LoaderCache", "load_archive", "reload_records"]
+
+SHALLOW_DATES = (
+    "records without a date take the date git first added them, but this checkout is shallow "
+    "(its history is cut), so those dates are wrong: fetch the whole history (in GitHub "
+    "Actions, actions/checkout with 'fetch-depth: 0')")
 
 @dataclass(slots=True)
 class _Parsed:
@@ -107,7 +113,8 @@ def load_archive(
     else:
         roots = content_roots
     with paused_gc():
-        projects, records, fingerprint = _read_roots(config, roots, cache, findings)
+        skipped: list[Skipped] = []
+        projects, records, fingerprint = _read_roots(config, roots, cache, findings, skipped)
         if not records and not any(f.level == "error" for f in findings):
             findings.append(Finding(config.path, 1, "error", "the archive has no records"))
         findings.extend(static_clashes(config, projects, {r.id for r in records}))
@@ -117,25 +124,32 @@ def load_archive(
             del cache.files[stale]
         if cache.last is not None and cache.last[0] == key and cache.last[1].config == config:
             return cache.last[1]
-        archive = Archive(config, projects, records, findings, checks=cross_check)
+        archive = Archive(config, projects, records, findings, checks=cross_check,
+                          skipped=sorted(skipped, key=lambda s: s.rel_path))
     cache.last = (key, archive)
     return archive
 
 
 def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache,
-                findings: list[Finding]) -> tuple[dict[str, Project], list[Record], list[Any]]:
-    """The projects and records of every content root, and the fingerprint of what was read."""
+                findings: list[Finding], skipped: list[Skipped],
+                ) -> tuple[dict[str, Project], list[Record], list[Any]]:
+    """The projects and records of every content root, and the fingerprint of what was read;
+    the files left out go to `skipped`."""
     projects: dict[str, Project] = {}
     owners: dict[str, tuple[ContentRoot, Path]] = {}
     records: list[Record] = []
     fingerprint: list[Any] = []
+    shallow = False
     for content in roots:
         # The source is in the fingerprint: after `sources update` an unchanged file still
         # has to carry the new commit, so the archive cannot be the previous one.
         fingerprint.append(content.source)
         if content.foreign is not None:
-            records.extend(_load_foreign(config, content, projects, owners, cache, findings,
-                                         fingerprint))
+            read = _load_foreign(config, content, projects, owners, cache, findings, fingerprint)
+            if read is not None:
+                records.extend(r.record for r in read.settled if r.record is not None)
+                skipped.extend(read.skipped)
+                shallow = shallow or read.shallow_dates
             continue
         folders, misplaced = scan.project_folders(content)
         findings.extend(misplaced)
@@ -158,16 +172,20 @@ def _read_roots(config: SiteConfig, roots: list[ContentRoot], cache: LoaderCache
             findings.extend(more)
             for type_name, entries in types:
                 records.extend(_load_folder(config, content, project_id, type_name, entries,
-                                            fields, cache, findings, fingerprint))
+                                            fields, cache, findings, fingerprint, skipped))
     if any(r.root is not None for r in records):
-        records = foreign.link_references(records)
+        records = foreign.link_references(records, foreign.repositories(config, roots,
+                                                                        cache.foreign))
+    if shallow:
+        findings.append(Finding(config.path, 1, "warning", SHALLOW_DATES))
     return projects, records, fingerprint
 
 
 def _load_foreign(config: SiteConfig, content: ContentRoot, projects: dict[str, Project],
                   owners: dict[str, tuple[ContentRoot, Path]], cache: LoaderCache,
-                  findings: list[Finding], fingerprint: list[Any]) -> list[Record]:
-    """The records of a flat folder in another tool's format.
+                  findings: list[Finding], fingerprint: list[Any]) -> foreign.FolderRead | None:
+    """The records of a flat folder in another tool's format, with their problems added to
+    `findings`; None when the folder cannot be read as the project it claims.
 
     Its project may also get records from other such folders of other types; a project
     that a folder laid out like `content` provides, or a second folder of the same type,
@@ -180,7 +198,7 @@ def _load_foreign(config: SiteConfig, content: ContentRoot, projects: dict[str, 
     if taken is not None and (claim in owners or taken[0].foreign is None):
         findings.append(_claimed_twice(config, claim if claim in owners else spec.project,
                                        taken, (content, content.path)))
-        return []
+        return None
     owners[claim] = (content, content.path)
     owners.setdefault(spec.project, (content, content.path))
     if spec.project in RESERVED_FOLDERS:
@@ -196,15 +214,11 @@ def _load_foreign(config: SiteConfig, content: ContentRoot, projects: dict[str, 
             f"not read: project '{spec.project}' is described by the first folder that "
             "provides it")))
     fingerprint.append(project)
-    settled, problems = foreign.read_folder(config, content, project, cache.foreign,
-                                            fingerprint)
-    findings.extend(problems)
-    records = []
-    for item in settled:
+    read = foreign.read_folder(config, content, project, cache.foreign, fingerprint)
+    findings.extend(read.findings)
+    for item in read.settled:
         findings.extend(item.findings)
-        if item.record is not None:
-            records.append(item.record)
-    return records
+    return read
 
 
 def _claimed_twice(config: SiteConfig, project_id: str, first: tuple[ContentRoot, Path],
@@ -222,8 +236,10 @@ def _claimed_twice(config: SiteConfig, project_id: str, first: tuple[ContentRoot
 
 def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_name: str,
                  entries: list[os.DirEntry[str]], fields: tuple[Any, ...], cache: LoaderCache,
-                 findings: list[Finding], fingerprint: list[Any]) -> list[Record]:
-    """The records of one `<project>/<type>/` folder, parsing only files that changed.
+                 findings: list[Finding], fingerprint: list[Any],
+                 skipped: list[Skipped]) -> list[Record]:
+    """The records of one `<project>/<type>/` folder, parsing only files that changed; its
+    drafts go to `skipped`.
 
     An unchanged file costs one stat and a dict lookup: the cache is keyed by the path as
     a string, and a Path is only made for a file that is parsed (pathlib dominated reloads).
@@ -243,19 +259,9 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
                 f"'{entry.name}' is not named NNNN-slug.md, so it is not built "
                 "(rename it, e.g. 0001-my-decision.md)")))
             continue
-        try:
-            stat = entry.stat()
-        except OSError as exc:
-            findings.append(Finding(Path(key), 1, "error", f"'{entry.name}' {_unreadable(exc)}"))
+        stamp = _record_stamp(entry, findings)
+        if stamp is None:
             continue
-        if not stat_mode.S_ISREG(stat.st_mode) or stat.st_size > MAX_RECORD_BYTES:
-            what = (f"is {kind_of(stat.st_mode)}, not a record file"
-                    if not stat_mode.S_ISREG(stat.st_mode) else
-                    f"is {stat.st_size:,} bytes, more than the {MAX_RECORD_BYTES:,} a record "
-                    "may hold")
-            findings.append(Finding(Path(key), 1, "error", f"'{entry.name}' {what}"))
-            continue
-        stamp = (stat.st_size, stat.st_mtime_ns)
         parsed = cache.files.get(key)
         if parsed is None or parsed.stamp != stamp or parsed.context is not context:
             path = Path(key)
@@ -270,14 +276,40 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
             records.append(parsed.record)
         if not parsed.draft:
             numbers.setdefault(int(match.group(1)), []).append(key)
+        else:
+            skipped.append(Skipped(Path(key), _relative(key, root), DRAFT))
+    findings.extend(_duplicate_numbers(numbers, f"{project}/{type_name}"))
+    return records
+
+
+def _record_stamp(entry: os.DirEntry[str], findings: list[Finding]) -> tuple[int, int] | None:
+    """(size, mtime) of a record file, or None, with its error in `findings`, when it cannot
+    be stat-ed, is no regular file or is larger than a record may be."""
+    try:
+        stat = entry.stat()
+    except OSError as exc:
+        findings.append(Finding(Path(entry.path), 1, "error",
+                                f"'{entry.name}' {_unreadable(exc)}"))
+        return None
+    if not stat_mode.S_ISREG(stat.st_mode) or stat.st_size > MAX_RECORD_BYTES:
+        what = (f"is {kind_of(stat.st_mode)}, not a record file"
+                if not stat_mode.S_ISREG(stat.st_mode) else
+                f"is {stat.st_size:,} bytes, more than the {MAX_RECORD_BYTES:,} a record "
+                "may hold")
+        findings.append(Finding(Path(entry.path), 1, "error", f"'{entry.name}' {what}"))
+        return None
+    return stat.st_size, stat.st_mtime_ns
+
+
+def _duplicate_numbers(numbers: dict[int, list[str]], folder: str) -> Iterator[Finding]:
+    """An error on each file of a folder that shares its number with another."""
     for number, paths in numbers.items():
         if len(paths) > 1:
             names = ", ".join(os.path.basename(p) for p in paths)
             for duplicate in paths:
-                findings.append(Finding(Path(duplicate), 1, "error", (
-                    f"number {number:04d} is used by {len(paths)} records in "
-                    f"{project}/{type_name}: {names}")))
-    return records
+                yield Finding(Path(duplicate), 1, "error", (
+                    f"number {number:04d} is used by {len(paths)} records in {folder}: "
+                    f"{names}"))
 
 
 def _unreadable(exc: OSError) -> str:
@@ -356,4 +388,4 @@ def reload_records(archive: Archive, paths: Iterable[Path],
         records = [new.get(r.path, r) for r in archive.records] if new else archive.records
         findings = [f for f in archive.load_findings if f not in dropped] + added
         return Archive(config, archive.projects, records, findings, keys_from=archive,
-                       checks=cross_check)
+                       checks=cross_check, skipped=archive.skipped)

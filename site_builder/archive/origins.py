@@ -48,8 +48,10 @@ class Foreign:
     """How to read a flat folder kept in another tool's format.
 
     `format` is nygard, madr, log4brains or auto; every record of the folder belongs to
-    `project` and `type`; `default_status` is given to records that state none, and
-    `status_map` maps statuses as written (lowercased) to status names.
+    `project` and `type`; `default_status` is given to records that state none,
+    `status_map` maps statuses as written (as `status_key` makes them) to status names,
+    `exclude` holds the globs of file names that are no records, and `strict` makes what the
+    folder's own tool accepts an error, as in native content, rather than a warning.
     """
 
     format: str
@@ -57,6 +59,8 @@ class Foreign:
     type: str = "adr"
     default_status: str = "accepted"
     status_map: tuple[tuple[str, str], ...] = ()
+    exclude: tuple[str, ...] = ()
+    strict: bool = False
 
 
 @dataclass(frozen=True, slots=True)

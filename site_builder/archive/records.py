@@ -50,7 +50,9 @@ class Record:
     A record read from a folder in another tool's format has `root`, that flat
     folder; its slug is the file stem, and `number` is
     the stem itself when the stem gives no number of its own in the folder (so the ref and
-    the short id are derived from the stem).
+    the short id are derived from the stem). `status_note` is what its status said after
+    the status word (`Accepted (for the package pipeline)` → `for the package pipeline`), and
+    `lenient` says its problems that its own tool accepts are warnings (read, not judged).
     """
 
     project: str
@@ -80,6 +82,8 @@ class Record:
     source: Source | None = None
     key_lines: tuple[tuple[str, int], ...] = ()
     root: Path | None = None
+    status_note: str | None = None
+    lenient: bool = False
     # Derived from project, type and slug in __post_init__: every lookup, sort and query
     # reads it, and an f-string per read is measurable on 10,000 records.
     id: str = field(init=False, repr=False, compare=False)

@@ -28,15 +28,17 @@ def record_guesses(config: SiteConfig) -> list[str]:
 
 
 def check_summary(root: Path) -> tuple[list[Finding], str]:
-    """The archive's errors, and one line saying whether `check` passes."""
+    """The archive's errors and the statuses published as `unknown` (warnings naming
+    `status_map`), and one line saying whether `check` passes and how many need an entry."""
     config, problems = load_config(root)
     if config is None:
         return problems, "site.yml cannot be read"
     archive = load_archive(root, config=config)
     errors = [f for f in archive.findings if f.level == "error"]
-    if not errors:
-        return [], f"check passes: {plural(len(archive.records), 'record')}"
-    statuses = [f for f in errors if "status_map" in f.message]
+    statuses = [f for f in archive.findings if "status_map" in f.message]
     hint = (f"; {len(statuses)} need a status_map entry in site.yml" if statuses else "")
+    shown = [f for f in archive.findings if f in errors or f in statuses]
+    if not errors:
+        return shown, f"check passes: {plural(len(archive.records), 'record')}{hint}"
     counted = f"{plural(len(errors), 'error')} in {plural(len(archive.records), 'record')}"
-    return errors, f"check finds {counted}{hint}"
+    return shown, f"check finds {counted}{hint}"

@@ -2,7 +2,8 @@
 
 - `init.py`, `import_command.py`, `new.py`: writing archives and records
 - `check.py`, `search.py`, `build.py`, `graph.py`, `sources.py`, `mcp.py`, `serve.py`: the rest
-- `common.py`   what the commands share: exit codes, finding the archive, reporting
+- `common.py`   what the commands share: exit codes, finding the archive, reporting, a
+                tool's parameters as flags
 - `progress.py` the progress line of a long build, for the person waiting
 
 Each command module has `register(sub, common)`, which adds its parser and the function

@@ -53,6 +53,9 @@ def cmd_build(args: argparse.Namespace) -> int:
         return FAILED
     report(result.warnings)
     print(result.summary(), file=sys.stderr)
+    if args.verbose:
+        for line in result.left_out():
+            print(line, file=sys.stderr)
     return OK
 
 
@@ -72,4 +75,6 @@ def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
                    help="worker processes for rendering (default: one per CPU)")
     p.add_argument("--force", action="store_true",
                    help="build even when nothing changed since the last build")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="also list every file of the records folders left out, and why")
     p.set_defaults(func=cmd_build)

@@ -16,6 +16,8 @@ def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("check", help="validate the archive", parents=[common])
     p.add_argument("--format", choices=("text", "json", "github"), default="text")
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="also list every file of the records folders left out, and why")
     p.set_defaults(func=cmd_check)
 
 
@@ -34,6 +36,9 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(github_annotation(finding))
     else:
         report(findings)
+    if args.verbose and args.format == "text":
+        for skipped in archive.skipped:
+            print(f"left out {skipped.line()}", file=sys.stderr)
     errors = sum(f.level == "error" for f in findings)
     warnings = len(findings) - errors
     if findings and args.format == "text":

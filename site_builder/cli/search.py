@@ -10,7 +10,15 @@ import argparse
 import sys
 
 from site_builder.base.words import plural
-from site_builder.cli.common import Subcommands, archive_for_queries, fail, print_json, print_table
+from site_builder.cli.common import (
+    Subcommands,
+    archive_for_queries,
+    cli_arguments,
+    cli_flags,
+    fail,
+    print_json,
+    print_table,
+)
 from site_builder.contract import records as contract
 from site_builder.errors import ARCHIVE_ERRORS, OK
 
@@ -18,7 +26,7 @@ from site_builder.errors import ARCHIVE_ERRORS, OK
 def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("search", help="search records (the search_records tool)",
                        parents=[common])
-    contract.cli_flags(p, "search_records")
+    cli_flags(p, "search_records")
     p.add_argument("--json", action="store_true", help="print the tool's JSON object")
     p.add_argument("--url", metavar="SITE", help="query a published site instead")
     p.set_defaults(func=cmd_search)
@@ -33,7 +41,7 @@ def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
 def cmd_search(args: argparse.Namespace) -> int:
     from site_builder.query import answers as query
 
-    given = contract.checked("search_records", contract.cli_arguments(args, "search_records"))
+    given = contract.checked("search_records", cli_arguments(args, "search_records"))
     archive = archive_for_queries(args)
     result = query.search_records(archive, **given)
     if args.json:
@@ -68,6 +76,7 @@ def _described(given: dict[str, object]) -> list[str]:
 
 def cmd_show(args: argparse.Namespace) -> int:
     from site_builder.query import answers as query
+    from site_builder.query import copies
 
     given = contract.checked("get_record", {"id": args.id})
     archive = archive_for_queries(args)
@@ -83,5 +92,5 @@ def cmd_show(args: argparse.Namespace) -> int:
         print_json(result)
         return OK
     record = archive.get(args.id)
-    print(query.markdown_copy(archive, record), end="")
+    print(copies.markdown_copy(archive, record), end="")
     return OK

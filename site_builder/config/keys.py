@@ -131,6 +131,11 @@ SOURCE_FORMAT = Table(
         Key("status_map", "mapping", None, "Extra status aliases, matched case-insensitively, "
             "before the built-in ones.", "{approved: accepted, on hold: proposed}",
             shown_default="none"),
+        Key("exclude", "list of globs", None, "Files of the folder that are no records, "
+            "matched against file names.", "['0000-*.md', 'install.md']", shown_default="none"),
+        Key("strict", "true or false", False, "Make what the folder's own tool accepts (an "
+            "unknown status, an unreadable date, a link to a missing record) an error, as in "
+            "native content, rather than a warning.", "true"),
     ))
 
 PROJECT = Table("_project.yml", "`content/<project>/_project.yml`, or in the folder of a "

@@ -20,7 +20,12 @@ from site_builder.config.keys import (
     Key,
     Table,
 )
-from site_builder.config.source_formats import FORMAT_KEYS, format_keys, format_status_problems
+from site_builder.config.source_formats import (
+    FORMAT_KEYS,
+    format_keys,
+    format_status_problems,
+    with_unknown_status,
+)
 from site_builder.config.values import (
     CONFIG_FILE,
     DEFAULT_STATUSES,
@@ -363,6 +368,7 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
     checker.unknown_keys(data, SITE.names, CONFIG_FILE)
     values = {key.attribute or key.name: key.parse(data, checker, key)
               for key in SITE.keys if key.parse is not None}
+    values["statuses"] = with_unknown_status(values["statuses"], values["sources"])
     config = SiteConfig(root=root, **values)
     names = {status.name for status in config.statuses}
     for spec in config.sources:

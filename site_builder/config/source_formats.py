@@ -1,8 +1,10 @@
 """The keys of a `sources:` entry kept in another tool's format.
 
 `format` (nygard, madr, log4brains, auto), `project` (required with it), `type` (default
-adr), `default_status` (default accepted) and `status_map` (extra aliases, matched
-case-insensitively). Kept apart from config/site.py, which reads the rest of site.yml.
+adr), `default_status` (default accepted), `status_map` (extra aliases, keys normalised like
+statuses), `exclude` (globs of files that are no records) and `strict` (what the folder's own
+tool accepts is an error here too). Kept apart from config/site.py, which reads the rest of
+site.yml.
 """
 
 from __future__ import annotations
@@ -11,12 +13,33 @@ import re
 from typing import Any
 
 from site_builder.config.keys import SOURCE_FORMAT
+from site_builder.config.values import Status
 
-__all__ = ["FORMATS", "FORMAT_KEYS", "format_keys", "format_status_problems"]
+__all__ = ["FORMATS", "FORMAT_KEYS", "UNKNOWN_STATUS", "format_keys", "format_status_problems",
+           "status_key", "with_unknown_status"]
 
 FORMAT_KEYS = SOURCE_FORMAT.names
 FORMATS = ("nygard", "madr", "log4brains", "auto")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+# What a record of such a folder is published as when its status has no known word.
+UNKNOWN_STATUS = Status("unknown", label="Unknown", description=(
+    "A status the record's own tool wrote that this site does not know; shown as written "
+    "beside it. Map it to a status with status_map in site.yml."))
+
+
+def status_key(written: str) -> str:
+    """A status as written, the way statuses and `status_map` keys are compared: emphasis
+    and a closing `.` dropped, spaces collapsed, lowercased (`**Accepted.**` → `accepted`)."""
+    return " ".join(written.strip().strip("*_.").split()).lower()
+
+
+def with_unknown_status(statuses: tuple[Status, ...], sources: tuple[Any, ...],
+                        ) -> tuple[Status, ...]:
+    """`statuses` with UNKNOWN_STATUS after them when a source is kept in another tool's
+    format and the site does not name a status `unknown` itself."""
+    if any(s.format for s in sources) and all(s.name != UNKNOWN_STATUS.name for s in statuses):
+        return (*statuses, UNKNOWN_STATUS)
+    return statuses
 
 
 def format_keys(item: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
@@ -36,9 +59,18 @@ def format_keys(item: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     raw = item.get("status_map") or {}
     if not isinstance(raw, dict) or not all(isinstance(v, str) for v in raw.values()):
         return {}, "'status_map' must map each status as written to a status name"
-    mapping = tuple(sorted((str(k).strip().lower(), v.strip()) for k, v in raw.items()))
+    mapping = tuple(sorted((status_key(str(k)), v.strip()) for k, v in raw.items()))
+    exclude = item.get("exclude") or []
+    if isinstance(exclude, str):
+        exclude = [exclude]
+    if not isinstance(exclude, list) or not all(isinstance(g, str) and g for g in exclude):
+        return {}, "'exclude' must be a list of file name globs such as '0000-*.md'"
+    strict = item.get("strict", False)
+    if not isinstance(strict, bool):
+        return {}, f"'strict' must be true or false, not {strict!r}"
     return {"format": fmt, "project": project, "type": kind,
-            "default_status": default.strip(), "status_map": mapping}, None
+            "default_status": default.strip(), "status_map": mapping,
+            "exclude": tuple(exclude), "strict": strict}, None
 
 
 def format_status_problems(spec: Any, statuses: set[str]) -> list[str]:

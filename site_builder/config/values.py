@@ -85,8 +85,8 @@ class SourceSpec:
     `repo` only. `name` names the cache folder; `edit_url` is the source's own "edit this
     page" template, `{path}` being the record's path below the source's folder. `line` is
     where the entry starts in site.yml. `format` (with `project`, `type`, `default_status`
-    and `status_map`, lowercased alias → status) marks a flat folder kept in another tool's
-    format, read in place.
+    `status_map`, alias as `status_key` makes it → status, `exclude`, file name globs that are
+    no records, and `strict`) marks a flat folder kept in another tool's format, read in place.
     """
 
     path: str | None = None
@@ -101,6 +101,8 @@ class SourceSpec:
     type: str = "adr"
     default_status: str = "accepted"
     status_map: tuple[tuple[str, str], ...] = ()
+    exclude: tuple[str, ...] = ()
+    strict: bool = False
 
     @property
     def label(self) -> str:

@@ -8,14 +8,13 @@ takes are facts that several front ends publish. They are written down here, and
   versions is also what a published decisions.json is checked against before it is read
   back (`index_contract.readable`, `access/published.py`);
 - `TOOLS` lists each query's parameters; `input_schema()` is a tool's MCP inputSchema,
-  `checked()` validates arguments for the MCP server and the CLI alike, and `cli_flags()`
-  adds the same parameters to a command line.
+  `checked()` validates arguments for the MCP server and the CLI alike (`cli/common.py`
+  adds the same parameters to a command line).
 The query functions themselves (`query/answers.py`) then trust their arguments.
 """
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +98,9 @@ RECORD: tuple[Key, ...] = (
     Key("description", STRING, summary=True),
     Key("fields", {"type": "object", "description": "Custom fields the record sets"},
         summary=True),
+    Key("statusNote", nullable({"type": "string", "description": (
+        "What the record's status said after the status word, as written "
+        "(`for the package pipeline`); the whole status as written when it is 'unknown'")})),
     Key("authors", STRINGS),
     Key("deciders", STRINGS),
     Key("related", {"type": "array", "items": RECORD_REF}),
@@ -377,34 +379,3 @@ def checked(tool: str, given: Any) -> dict[str, Any]:
     arguments: dict[str, Any] = given
     return arguments
 
-
-def cli_flags(parser: argparse.ArgumentParser, tool: str) -> None:
-    """Add the tool's parameters to a command line: `--current-only`, `--limit N`, …; the
-    positional one as bare words. Values are checked by `checked`, not by argparse, so the
-    command line and the MCP server refuse the same things in the same words."""
-    for p in TOOLS[tool]:
-        if p.positional:
-            parser.add_argument(p.name, nargs="+" if p.required else "*",
-                                help=p.description)
-        elif p.kind == "boolean":
-            parser.add_argument(f"--{p.name.replace('_', '-')}", dest=p.name,
-                                action="store_true", help=p.description)
-        elif p.kind != "paths":
-            parser.add_argument(f"--{p.name.replace('_', '-')}", dest=p.name,
-                                type=int if p.kind == "integer" else str,
-                                choices=p.values or None, help=p.description,
-                                metavar=p.name.upper() if p.kind != "enum" else None)
-
-
-def cli_arguments(args: argparse.Namespace, tool: str) -> dict[str, Any]:
-    """The tool's arguments as a command line gave them (words joined), not yet checked:
-    only those given, as an MCP client sends only the arguments it sets."""
-    out: dict[str, Any] = {}
-    for p in TOOLS[tool]:
-        value = getattr(args, p.name, None)
-        if p.positional and isinstance(value, list):
-            value = " ".join(value) or None
-        if value is None or (p.kind == "boolean" and value is False):
-            continue
-        out[p.name] = value
-    return out

@@ -45,6 +45,7 @@ from site_builder.mcp.protocol import (
     result,
 )
 from site_builder.query import answers as query
+from site_builder.query import copies
 
 SERVER_NAME = "site-builder"
 SERVER_INFO = {"name": SERVER_NAME, "title": "site-builder decision records",
@@ -270,7 +271,7 @@ class Server:
             code = RESOURCE_NOT_FOUND if version in HANDSHAKE_VERSIONS else INVALID_PARAMS
             raise RpcError(code, "Resource not found", {"uri": uri})
         try:
-            text = query.markdown_copy(archive, record)
+            text = copies.markdown_copy(archive, record)
         except SourceError as exc:
             raise RpcError(INTERNAL_ERROR, str(exc)) from None
         return {"contents": [{"uri": uri, "mimeType": "text/markdown", "text": text}]}

@@ -21,6 +21,7 @@ from site_builder.contract.validate import Schema
 from site_builder.errors import InputError
 from site_builder.mcp.protocol import at_least
 from site_builder.query import answers as query
+from site_builder.query import copies
 
 __all__ = ["BY_NAME", "TOOLS", "ArgumentError", "Tool", "arguments", "run"]
 
@@ -95,7 +96,7 @@ def run(tool: Tool, archive: Archive, given: dict[str, Any]) -> tuple[dict[str, 
 
 
 def _markdown(archive: Archive, given: dict[str, Any]) -> str:
-    return query.markdown_copy(archive, archive.get(given["id"]))
+    return copies.markdown_copy(archive, archive.get(given["id"]))
 
 
 TOOLS: tuple[Tool, ...] = (

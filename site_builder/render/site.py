@@ -83,18 +83,28 @@ class BuildResult:
     seconds: float
     warnings: tuple[Finding, ...] = ()
     up_to_date: bool = False
+    skipped: tuple[tuple[str, str, bool], ...] = ()
+    """(path, why, is a draft) of each file of the records folders left out."""
+
+    def left_out(self) -> list[str]:
+        """Every file of the records folders the build left out, with why (templates, pages,
+        excluded files, drafts), as `build --verbose` prints them."""
+        return [f"  {path}: {why}" for path, why, _ in self.skipped]
 
     def summary(self) -> str:
-        """One line for people: what was built, where, and how long it took."""
+        """One line for people: what was built, where, how long it took, and how many
+        drafts were left out."""
         records, pages = plural(self.records, "record"), plural(self.pages, "page")
+        drafts = sum(draft for _, _, draft in self.skipped)
+        left = f"; {plural(drafts, 'draft')} left out (not published)" if drafts else ""
         if self.up_to_date:
             return (f"Up to date: nothing changed since the last build of {records}, "
-                    f"{pages} in {self.output} ({self.seconds:.1f} s)")
+                    f"{pages} in {self.output} ({self.seconds:.1f} s){left}")
         return (f"Built {records}, {pages} ({plural(self.files, 'file')}: "
                 f"{self.changed} written, {self.removed} removed; "
                 f"{plural(self.rendered, 'body', 'bodies')} "
                 f"rendered, {self.cached} from cache) into {self.output} "
-                f"in {self.seconds:.1f} s")
+                f"in {self.seconds:.1f} s{left}")
 
 
 def output_folder(config: SiteConfig, output: Path | None) -> Path:
@@ -180,7 +190,8 @@ def _write(archive: Archive, target: Path, jobs: int | None, cache: bool, inputs
         output=target, records=len(archive.records), pages=page_count,
         files=len(out.written), changed=out.changed, unchanged=out.unchanged,
         removed=out.removed, rendered=stats.rendered, cached=stats.cached,
-        seconds=0.0, warnings=tuple(f for f in findings if f.level == "warning"))
+        seconds=0.0, warnings=tuple(f for f in findings if f.level == "warning"),
+        skipped=tuple((s.rel_path, s.reason, s.draft) for s in archive.skipped))
     if body_cache is not None:
         body_cache.prune(bodies.cache_keys())
     if inputs is not None:
@@ -203,12 +214,14 @@ def _unchanged(config: SiteConfig, target: Path, inputs: str,
     return BuildResult(output=target, records=last["records"], pages=last["pages"],
                        files=last["files"], changed=0, unchanged=last["files"], removed=0,
                        rendered=0, cached=0, seconds=time.perf_counter() - started,
-                       warnings=warnings, up_to_date=True)
+                       warnings=warnings, up_to_date=True,
+                       skipped=tuple((p, why, draft) for p, why, draft in last.get("skipped", ())))
 
 
 def _report(result: BuildResult) -> dict[str, object]:
     return {"records": result.records, "pages": result.pages, "files": result.files,
-            "warnings": [[str(f.path), f.line, f.level, f.message] for f in result.warnings]}
+            "warnings": [[str(f.path), f.line, f.level, f.message] for f in result.warnings],
+            "skipped": [list(item) for item in result.skipped]}
 
 
 class FileWriter(Protocol):

@@ -116,4 +116,5 @@ def foreign_of(spec: SourceSpec) -> Foreign | None:
     """How to read a `format` source's folder, or None for a folder laid out like `content`."""
     if spec.format is None or spec.project is None:
         return None
-    return Foreign(spec.format, spec.project, spec.type, spec.default_status, spec.status_map)
+    return Foreign(spec.format, spec.project, spec.type, spec.default_status, spec.status_map,
+                   spec.exclude, spec.strict)

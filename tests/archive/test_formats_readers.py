@@ -134,17 +134,19 @@ def test_auto_decides_per_file(text: str, reader: str) -> None:
 @pytest.mark.parametrize(("written", "status"), [
     ("Accepted", "accepted"), ("APPROVED", "accepted"), ("Pending", "proposed"),
     ("In Review", "proposed"), ("on hold", "proposed"), ("Partly superseded", "superseded"),
-    ("draft", "draft"), ("Unheard of", None),
+    ("draft", "draft"), ("Unheard of", None), ("Accepted.", "accepted"),
+    ("**Accepted**", "accepted"),
 ])
 def test_statuses_with_aliases_and_status_map(written: str, status: str | None) -> None:
     assert status_of(written, FOLDER)[0] == status
 
 
-def test_an_unknown_status_is_an_error_at_its_line_naming_status_map() -> None:
+def test_an_unknown_status_is_published_as_unknown_with_a_warning_naming_status_map() -> None:
     result = settled("# 1. X\n\nDate: 2020-01-01\n\n## Status\n\nUnheard of\n")
-    assert result.record is None
+    assert result.record is not None
+    assert (result.record.status, result.record.status_note) == ("unknown", "Unheard of")
     [finding] = result.findings
-    assert finding.line == 7 and "status_map" in finding.message
+    assert (finding.line, finding.level) == (7, "warning") and "status_map" in finding.message
 
 
 @pytest.mark.parametrize(("written", "date", "rest"), [
@@ -156,14 +158,18 @@ def test_dates_as_written(written: str, date: dt.date, rest: str | None) -> None
     assert date_of(written) == (date, None, rest)
 
 
-def test_trailing_notes_are_warned_and_impossible_dates_are_errors_at_their_line() -> None:
+def test_trailing_notes_are_warned_and_impossible_dates_fall_back_to_git() -> None:
     result = settled("# 1. X\n\nDate: 2024-05-22 (back dated)\n\n## Status\n\nAccepted\n")
     assert result.record is not None
     assert [(f.line, f.level) for f in result.findings] == [(3, "warning")]
-    result = settled("# 1. X\n\nDate: 2023-13-10\n\n## Status\n\nAccepted\n")
+    text = "# 1. X\n\nDate: 2023-13-10\n\n## Status\n\nAccepted\n"
+    result = settled(text, git=dt.date(2023, 10, 13))
+    assert result.record is not None and result.record.date == dt.date(2023, 10, 13)
+    assert [(f.line, f.level) for f in result.findings] == [(3, "warning")]
+    assert "'date' is not a real date: 2023-13-10" in result.findings[0].message
+    result = settled(text)  # not in git either: no date to publish it with
     assert result.record is None
-    assert [(f.line, f.level, f.message) for f in result.findings] == [
-        (3, "error", "'date' is not a real date: 2023-13-10")]
+    assert [(f.line, f.level) for f in result.findings] == [(3, "error")]
 
 
 def test_no_date_takes_gits_date_else_is_an_error() -> None:

@@ -81,3 +81,32 @@ def test_garbled_raw_html_is_read_once() -> None:
     assert body_links("<div>\n" + "<a " * 50_000 + "\n") == ()
     assert body_links('<div>\n<a title="x" href="0001-x.md">x</a>\n') == (
         BodyLink("0001-x.md", 2),)
+
+
+def _native(tmp_path: Path, body: str) -> Path:
+    adr = tmp_path / "content" / "build" / "adr"
+    adr.mkdir(parents=True)
+    (tmp_path / "site.yml").write_text("title: T\n")
+    front = "---\ntitle: {t}\nstatus: accepted\ndate: 2024-01-01\ndescription: d\n---\n"
+    (adr / "0001-one.md").write_text(front.format(t="One") + body)
+    (adr / "0002-two.md").write_text(front.format(t="Two") + "Two.\n")
+    return tmp_path
+
+
+def test_a_link_without_md_names_the_record_in_native_content_too(tmp_path: Path) -> None:
+    from site_builder.render.site import build_site
+    from site_builder.sources.load import load_archive
+
+    root = _native(tmp_path, "See [two](./0002-two) and [two again](0002-two#why).\n")
+    assert load_archive(root).findings == ()
+    page = (build_site(root, jobs=1, cache=False).output / "build/adr/0001-one/index.html")
+    assert page.read_text().count('href="../0002-two/') == 2
+
+
+def test_a_link_to_a_missing_native_record_stays_an_error(tmp_path: Path) -> None:
+    from site_builder.sources.load import load_archive
+
+    root = _native(tmp_path, "See [three](0003-three.md).\n")
+    [finding] = load_archive(root).findings
+    assert (finding.level, finding.message) == ("error",
+                                                "link to a missing record: 0003-three.md")

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from site_builder.query import answers as query
+from site_builder.query import copies
 from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE, REPO
 from tests.mcp.httpserver import HttpServer
@@ -60,12 +61,12 @@ def test_the_inspector_gets_the_query_layers_answers(server: HttpServer, tmp_pat
                                                               tag="build")
     record = inspect(server, tmp_path, "--method", "tools/call", "--tool-name", "get_record",
                      "--tool-arg", "id=BUILD-ADR-0008")
-    assert record["content"][0]["text"] == query.markdown_copy(
+    assert record["content"][0]["text"] == copies.markdown_copy(
         archive, archive.get("BUILD-ADR-0008"))
     resources = inspect(server, tmp_path, "--method", "resources/list")["resources"]
     assert len(resources) == len(archive.records)
     read = inspect(server, tmp_path, "--method", "resources/read", "--uri", resources[0]["uri"])
-    assert read["contents"][0]["text"] == query.markdown_copy(archive, archive.records[0])
+    assert read["contents"][0]["text"] == copies.markdown_copy(archive, archive.records[0])
 
 
 def test_the_inspector_is_refused_without_the_token(server: HttpServer, tmp_path: Path):

@@ -17,6 +17,7 @@ import jsonschema
 import pytest
 
 from site_builder.query import answers as query
+from site_builder.query import copies
 from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE
 from tests.mcp.client import Session, http_client, mcp_client
@@ -138,7 +139,7 @@ def test_get_record_by_ref_short_id_and_slug_gives_the_markdown_copy(client: Ses
         assert client.answer("get_record", id=other) == by_id
     result = client.call("get_record", id="build/adr/8")
     record = archive.get("build/adr/8")
-    assert result.content[0].text == query.markdown_copy(archive, record)
+    assert result.content[0].text == copies.markdown_copy(archive, record)
     assert result.content[0].text.startswith("---\nid: \"build/adr/0008-")
     assert by_id["body"] == record.body and by_id["current"] is False  # build/adr/0015 replaced it
 
@@ -211,7 +212,7 @@ def test_one_resource_per_record_readable_as_markdown(client: Session, archive):
     assert first.description == f"{record.status}: {record.description}"
     assert first.mime_type == "text/markdown"
     contents = client.read_resource(first.uri).contents
-    assert contents[0].text == query.markdown_copy(archive, record)
+    assert contents[0].text == copies.markdown_copy(archive, record)
     templates = client.list_resource_templates().resource_templates
     assert [t.uri_template for t in templates] == ["decision://{id}"]
 

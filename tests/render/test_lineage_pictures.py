@@ -15,6 +15,7 @@ from urllib.parse import unquote, urljoin
 import pytest
 
 from site_builder.render.pages.theme import Theme
+from site_builder.render.pictures import lineage_svg
 from site_builder.render.pictures.lineage import MAX_WIDTH, SPACING, Lineage
 from site_builder.render.pictures.lineage_svg import standalone_style
 from site_builder.render.site import build_site
@@ -256,3 +257,18 @@ def test_serve_redraws_every_page_that_pictures_an_edited_record(tmp_path: Path)
     # P-ADR-0006 replaced 4 beside 5: its page names 5 nowhere but in its picture.
     assert {"p/adr/0004-n4/index.html", "p/adr/0006-n6/index.html", "p/index.html"} <= touched
     assert "p/adr/0002-n2/index.html" not in touched
+
+
+def test_long_refs_are_drawn_whole(fixture_archive) -> None:
+    """Log4brains refs are the stem (`TOOLS-ADR-20240102-ONE-DATE-FORMAT-…`): never cut."""
+    root = fixture_archive("adopting")
+    archive = load_archive(root)
+    picture = Lineage(archive).project("tools")
+    assert picture is not None
+    drawn = ET.fromstring(lineage_svg.svg(picture, lambda path: path))
+    refs = {t.text: t.attrib for t in drawn.iter(f"{SVG}text")
+            if "lineage__ref" in t.attrib.get("class", "")}
+    long = "TOOLS-ADR-20240102-ONE-DATE-FORMAT-FOR-EVERY-RECORD"
+    assert set(refs) == {long, "TOOLS-ADR-20221005-BRACKETED-DATE"}
+    assert "lineage__ref--long" in refs[long]["class"]
+    assert refs[long]["textLength"] == str(SPACING.node_width - 20)

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from site_builder.query import answers as query
+from site_builder.query import copies
 from site_builder.sources.load import load_archive
 from tests.conftest import run_cli
 from tests.sources.conftest import make_archive, record_text
@@ -25,7 +26,7 @@ def test_search_and_get_record_answer_from_source_records(tmp_path, origin):
     assert [r["id"] for r in found["records"]] == ["payments/adr/0001-use-stripe"]
     assert detail["source"] == {"location": origin.url, "ref": "main", "commit": head}
     assert query.get_record(archive, "local/adr/1")["source"] is None
-    copy = query.markdown_copy(archive, archive.get("payments/adr/1"))
+    copy = copies.markdown_copy(archive, archive.get("payments/adr/1"))
     assert f'"location": "{origin.url}"' in copy.split("---")[1]
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from site_builder.archive.formats import log4brains, madr, nygard
 from site_builder.archive.formats.fields import Fields
-from site_builder.archive.records import split_front_matter
+from site_builder.archive.formats.front import front_of
 
 _FRONT_STATUS = re.compile(r"^status[ \t]*:", re.MULTILINE)
 _ITEM_STATUS = re.compile(r"^[ \t]*[-*+][ \t]+(?:\*\*)?status(?:\*\*)?\s*:",
@@ -23,7 +23,7 @@ Reader = Callable[[str, frozenset[str]], Fields]
 
 def reader_for(text: str) -> Reader:
     """The reader for one file's text."""
-    front, _, _ = split_front_matter(text)
+    front = front_of(text)[0]
     if front is not None and _FRONT_STATUS.search(front):
         return madr.read
     if _ITEM_STATUS.search(text):

@@ -10,21 +10,20 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from site_builder.archive.affects import Affects
 from site_builder.archive.formats.fields import RELATED, SUPERSEDED_BY, SUPERSEDES, Fields
+from site_builder.archive.formats.placeholders import is_placeholder, without_comments
+from site_builder.archive.formats.status import UNKNOWN, match_status
 from site_builder.archive.formats.text import first_paragraph
 from site_builder.archive.origins import Foreign, Source
 from site_builder.archive.records import Record
 from site_builder.archive.values import check_field_value
-from site_builder.base.findings import Finding
+from site_builder.base.findings import Finding, Level
 from site_builder.config.site import FieldDef
 from site_builder.text import yamlfile
 
-# Statuses other tools write, and the status each one means here.
-ALIASES = {"approved": "accepted", "pending": "proposed", "in review": "proposed",
-           "under review": "proposed", "on hold": "proposed", "in progress": "proposed"}
 _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})(.*)$")
 _DMY = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})(.*)$")
 
@@ -39,6 +38,12 @@ class Folder:
     source: Source | None = None
     root: Path | None = None
 
+    @property
+    def level(self) -> Level:
+        """The level of a problem the folder's own tool accepts: a warning (read, not
+        judged), an error with `strict: true` on the source."""
+        return "error" if self.foreign.strict else "warning"
+
 
 @dataclass(frozen=True, slots=True)
 class FileFacts:
@@ -51,6 +56,12 @@ class FileFacts:
     git_date: dt.date | None = None
 
 
+class Problem(Protocol):
+    """Reports a problem of the record at the line of `key` (line 1 without one)."""
+
+    def __call__(self, level: Level, message: str, key: str | None = None) -> None: ...
+
+
 @dataclass(slots=True)
 class Settled:
     """A record (None for a draft or a file that cannot be one), its findings, and the
@@ -61,25 +72,11 @@ class Settled:
     guesses: list[str]
 
 
-def status_of(written: str, folder: Folder) -> tuple[str | None, str | None]:
-    """(status, guess) for a status as written; (None, None) when it is unknown. `draft`
-    comes back as the status `draft`."""
-    key = " ".join(written.strip().strip("*_.").split())
-    lowered = key.lower()
-    if key in folder.statuses:
-        return key, None
-    if lowered == "draft":
-        return "draft", None
-    mapped = dict(folder.foreign.status_map).get(lowered)
-    if mapped is not None:
-        return mapped, f"status '{written}' read as {mapped} (status_map)"
-    named = next((s for s in sorted(folder.statuses) if s.lower() == lowered), None)
-    if named is not None:
-        return named, None  # the same name, written with other capitals
-    alias = ALIASES.get(lowered)
-    if alias is not None and alias in folder.statuses:
-        return alias, f"status '{written}' read as {alias}"
-    return None, None
+def status_of(written: str, folder: Folder) -> tuple[str | None, str, str | None]:
+    """(status, note, guess) for a status as written (`match_status` against the site's
+    statuses and the source's `status_map`); None when it has no known word, `draft` for a
+    draft."""
+    return match_status(written, folder.statuses, dict(folder.foreign.status_map))
 
 
 def date_of(value: Any) -> tuple[dt.date | None, str | None, str | None]:
@@ -89,7 +86,10 @@ def date_of(value: Any) -> tuple[dt.date | None, str | None, str | None]:
         return value.date(), None, None
     if isinstance(value, dt.date):
         return value, None, None
-    text = str(value).strip()
+    text = without_comments(str(value)).strip()
+    if text.startswith("[") and "]" in text:  # Log4brains' `[2022-10-05]`
+        inside, _, after = text[1:].partition("]")
+        text = f"{inside.strip()} {after.strip()}".strip()
     iso, dmy = _ISO.match(text), _DMY.match(text)
     if iso:
         year, month, day, rest = int(iso[1]), int(iso[2]), int(iso[3]), iso[4]
@@ -120,50 +120,39 @@ def words(stem: str) -> str:
 
 
 def settle(fields: Fields, facts: FileFacts, folder: Folder) -> Settled:
-    """The record `fields` describe, every problem with it (at its line), and the guesses."""
+    """The record `fields` describe, every problem with it (at its line), and the guesses.
+
+    What the folder's own tool accepts is at `folder.level` and the record is published
+    with what could be read; only a record without any date (none written, none in git)
+    cannot be, and is an error.
+    """
     out = Settled(None, [Finding(facts.path, line, level, message)
                          for line, level, message in fields.problems], [])
     values = fields.values
 
-    def problem(level: Any, message: str, key: str | None = None, line: int = 1) -> None:
-        out.findings.append(Finding(facts.path, values[key].line if key in values else line,
+    def problem(level: Level, message: str, key: str | None = None) -> None:
+        out.findings.append(Finding(facts.path, values[key].line if key in values else 1,
                                     level, message))
 
     if values.get("draft") and values["draft"].text is True:
         return Settled(None, [], [])
-    title = values["title"].text if "title" in values else None
-    if not isinstance(title, str) or not title.strip():
-        if title is not None:
-            problem("error", f"'title' must be a string, not {title!r}", "title")
-        title = words(facts.stem)
-        out.guesses.append(f"title '{title}' made from the file name")
-    status = _status(values, folder, out, problem)
+    status, note = _status(values, folder, out, problem)
     if status == "draft":
         return Settled(None, [], [])
-    date = _record_date(values, facts, out, problem)
+    title = _title(values, facts, folder, out, problem)
+    date = _record_date(values, facts, folder, out, problem)
     description = values["description"].text if "description" in values else None
     if not isinstance(description, str) or not description.strip():
         description = first_paragraph(fields.body)
         if description:
             out.guesses.append("description taken from the first paragraph")
-    refs: dict[str, list[Any]] = {SUPERSEDES: [], SUPERSEDED_BY: [], RELATED: []}
-    lines: dict[str, int] = {}
-    for relation in fields.relations:
-        target = relation.target
-        if not relation.is_link and target.isdigit():
-            target = f"{folder.foreign.project}/{folder.foreign.type}/{target}"
-        key = relation.kind
-        lines[f"{key}.{len(refs[key])}" if key != SUPERSEDED_BY else key] = relation.line - 1
-        refs[key].append(target)
-    for key in ("title", "status", "date", "description", "deciders", "tags", "authors"):
-        if key in values:
-            lines.setdefault(key, values[key].line - 1)
+    refs, lines = _references(fields, folder)
     custom = _custom(values, folder, problem)
-    if status is None or date is None:
+    if date is None:
         return out
     out.record = Record(
         project=folder.foreign.project, type=folder.foreign.type, slug=facts.stem,
-        number=facts.number, path=facts.path, rel_path=facts.rel_path, title=title.strip(),
+        number=facts.number, path=facts.path, rel_path=facts.rel_path, title=title,
         status=status, date=date, description=description,
         authors=_list(values["authors"].text) if "authors" in values else (),
         deciders=_list(values["deciders"].text) if "deciders" in values else (),
@@ -172,49 +161,102 @@ def settle(fields: Fields, facts: FileFacts, folder: Folder) -> Settled:
         superseded_by=refs[SUPERSEDED_BY][0] if refs[SUPERSEDED_BY] else None,
         affects=Affects(()), fields=custom, body=fields.body, body_line=fields.body_line,
         source=folder.source, key_lines=tuple(lines.items()), root=folder.root,
+        status_note=note or None, lenient=not folder.foreign.strict,
     )
     return out
 
 
-def _status(values: dict[str, Any], folder: Folder, out: Settled, problem: Any) -> str | None:
+def _title(values: dict[str, Any], facts: FileFacts, folder: Folder, out: Settled,
+           problem: Problem) -> str:
+    """The title as written, else the stem in words (a guess)."""
+    title = values["title"].text if "title" in values else None
+    if isinstance(title, str) and title.strip():
+        return title.strip()
+    if title is not None:
+        problem(folder.level, f"'title' must be a string, not {title!r}", "title")
+    made = words(facts.stem)
+    out.guesses.append(f"title '{made}' made from the file name")
+    return made
+
+
+def _references(fields: Fields, folder: Folder) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """The references by kind (numbers as `<project>/<type>/<number>`), and the line of
+    each and of every metadata key, 0-based as `Record.key_lines` keeps them."""
+    refs: dict[str, list[str]] = {SUPERSEDES: [], SUPERSEDED_BY: [], RELATED: []}
+    lines: dict[str, int] = {}
+    for relation in fields.relations:
+        target = relation.target
+        if not relation.is_link and target.isdigit():
+            target = f"{folder.foreign.project}/{folder.foreign.type}/{target}"
+        key = relation.kind
+        if target in refs[key]:
+            continue  # said twice (in the title's decoration and in the status)
+        lines[f"{key}.{len(refs[key])}" if key != SUPERSEDED_BY else key] = relation.line - 1
+        refs[key].append(target)
+    for key in ("title", "status", "date", "description", "deciders", "tags", "authors"):
+        if key in fields.values:
+            lines.setdefault(key, fields.values[key].line - 1)
+    return refs, lines
+
+
+def _status(values: dict[str, Any], folder: Folder, out: Settled,
+            problem: Problem) -> tuple[str, str]:
+    """(status, note): the leading known status and what follows it; `unknown` with the
+    text as written as its note when it has no known word."""
+    default = folder.foreign.default_status
     if "status" not in values:
-        out.guesses.append(f"no status: {folder.foreign.default_status} (default_status)")
-        return folder.foreign.default_status
-    written = values["status"].text
-    status, guess = status_of(str(written), folder)
+        out.guesses.append(f"no status: {default} (default_status)")
+        return default, ""
+    written = str(values["status"].text)
+    if is_placeholder(written):
+        problem(folder.level, f"the status is the template's placeholder {written!r}; "
+                              f"read as {default} (default_status)", "status")
+        return default, ""
+    status, note, guess = status_of(written, folder)
     if status is None:
-        problem("error", f"unknown status {str(written)!r} (one of "
-                         f"{', '.join(sorted(folder.statuses))}); map it to one with "
-                         "'status_map' in this source's entry of site.yml", "status")
-        return None
+        problem(folder.level, f"unknown status {written!r}: published as 'unknown', shown as "
+                              "written; map it to one of "
+                              f"{', '.join(sorted(folder.statuses - {UNKNOWN}))} with "
+                              "'status_map' in this source's entry of site.yml", "status")
+        return UNKNOWN, written
     if guess:
         out.guesses.append(guess)
-    return status
+    return status, note
 
 
-def _record_date(values: dict[str, Any], facts: FileFacts, out: Settled,
-                 problem: Any) -> dt.date | None:
-    if "date" not in values:
-        if facts.git_date is not None:
-            out.guesses.append(f"date {facts.git_date.isoformat()} from git (first commit)")
-            return facts.git_date
-        problem("error", "no date: add a 'Date: YYYY-MM-DD' line, or commit the file "
-                         "(the date of its first commit is used)")
-        return None
-    value = values["date"].text
-    if isinstance(value, yamlfile.InvalidDate):
-        problem("error", f"'date' is not a real date: {value}", "date")
-        return None
-    date, why, rest = date_of(value)
-    if why:
-        problem("error", why, "date")
-    if rest:
-        problem("warning", f"text after the date is ignored: {rest!r}", "date")
-    return date
+def _record_date(values: dict[str, Any], facts: FileFacts, folder: Folder, out: Settled,
+                 problem: Problem) -> dt.date | None:
+    """The date as written, else git's (a guess; with a warning when what is written
+    cannot be read); None, with an error, when there is neither."""
+    why = None
+    if "date" in values:
+        value = values["date"].text
+        if isinstance(value, yamlfile.InvalidDate):
+            why = f"'date' is not a real date: {value}"
+        elif isinstance(value, str) and is_placeholder(value):
+            why = f"the date is the template's placeholder {value!r}"
+        else:
+            date, why, rest = date_of(value)
+            if rest:
+                problem(folder.level, f"text after the date is ignored: {rest!r}", "date")
+            if date is not None:
+                return date
+    if facts.git_date is not None:
+        if why:
+            problem(folder.level, f"{why}; the date git first added the file is used "
+                                  f"({facts.git_date.isoformat()})", "date")
+        out.guesses.append(f"date {facts.git_date.isoformat()} from git (first commit)")
+        return facts.git_date
+    problem("error", (f"{why}, and" if why else "no date:") + " git has no date for the file "
+            "either: write 'Date: YYYY-MM-DD', or commit the file (the date of its first "
+            "commit is used)", "date")
+    return None
 
 
-def _custom(values: dict[str, Any], folder: Folder, problem: Any) -> tuple[tuple[str, Any], ...]:
-    """The declared custom fields the record sets (`consulted` and `informed` among them)."""
+def _custom(values: dict[str, Any], folder: Folder,
+            problem: Problem) -> tuple[tuple[str, Any], ...]:
+    """The declared custom fields the record sets (`consulted` and `informed` among them);
+    a value of the wrong kind is left out, at `folder.level`."""
     out = []
     for definition in folder.fields:
         if definition.name not in values:
@@ -224,7 +266,7 @@ def _custom(values: dict[str, Any], folder: Folder, problem: Any) -> tuple[tuple
             value = list(_list(value))
         why = check_field_value(definition, value)
         if why:
-            problem("error", why, definition.name)
+            problem(folder.level, f"{why}; it is left out", definition.name)
             continue
         out.append((definition.name, value))
     return tuple(out)

@@ -9,13 +9,8 @@ from __future__ import annotations
 
 import re
 
-from site_builder.archive.formats.fields import (
-    RELATED,
-    SUPERSEDED_BY,
-    SUPERSEDES,
-    Fields,
-    Relation,
-)
+from site_builder.archive.formats.fields import Fields
+from site_builder.archive.formats.status import read_status, relation_of, title_of
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # Greedy groups, trimmed in Python: a lazy group before `\s*$` is quadratic on hostile lines.
@@ -23,17 +18,11 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*)$")
 # `* Status: accepted`, `- Date: 2020-01-01`, `Status: Accepted`, `**Deciders:** a, b`.
 _ITEM = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]{1,30}?)"
                    r"[ \t]*(?::(?:\*\*|__)?|(?:\*\*|__):)(.*)$")
-_NUMBER_PREFIX = re.compile(r"^\d+\.\s*")
+# `- Date 2023-09-26`: a date item whose colon was forgotten.
+_DATE_ITEM = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?date(?:\*\*|__)?[ \t]+"
+                        r"(\[?[ \t]*\d{1,4}[-/]\d.*)$", re.IGNORECASE)
 # Link text without brackets: nested `[[[[…` cannot make each `[` scan the rest of the line.
 _LINK = re.compile(r"\[([^\[\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:[ \t]+[\"'][^)\n]*)?[ \t]*\)")
-# A record number written without a link: `ADR-0123`, `[0123]`, `0123`, `#12`.
-_NUMBER_REF = re.compile(r"^\[?(?:[A-Za-z]+[-_ ]?)?#?(\d{1,6})\]?$")
-# `Superseded by`, `Superceded by`, `Supersedes`, `Amended by`, `Relates to`: the verb words
-# before a link or a number.
-_RELATION = re.compile(r"^\s*(?:[-*+][ \t]+)?([A-Za-z]+(?: [A-Za-z]+){0,2})[ \t]*:?[ \t]+(\S.*)$")
-_SUPERSEDED_BY = re.compile(r"^super[sc]eded\s+by$", re.IGNORECASE)
-_SUPERSEDES = re.compile(r"^super[sc]edes$", re.IGNORECASE)
-
 # Section headings of the usual templates: never the record's title, even when written as H1.
 SECTION_NAMES = frozenset({
     "status", "context", "decision", "consequences", "links", "context and problem statement",
@@ -91,12 +80,12 @@ def is_section(text: str) -> bool:
 
 def take_title(lines: list[str], found: list[tuple[int, int, str]], fields: Fields,
                first: int) -> None:
-    """The first `# ` heading that is not a template section is the title (its `12. `
-    dropped, for Nygard's numbered titles); its line is blanked."""
+    """The first `# ` heading that is not a template section is the title (without its
+    number or status decoration: `title_of`); its line is blanked."""
     for position, (index, level, text) in enumerate(found):
         if level != 1 or is_section(text):
             continue
-        title = _NUMBER_PREFIX.sub("", text).strip() if _NUMBER_PREFIX.match(text) else text
+        title = title_of(text, first + index, fields)
         if title and not is_section(title):
             fields.set("title", title, first + index)
         lines[index] = ""
@@ -120,7 +109,8 @@ def section(found: list[tuple[int, int, str]], name: str, count: int) -> tuple[i
 def item(line: str) -> tuple[str, str] | None:
     """(field key, value) of a metadata line such as `* Status: accepted`, or None."""
     if ":" not in line:
-        return None
+        dated = _DATE_ITEM.match(line) if "ate" in line[:12].lower() else None
+        return ("date", dated.group(1).strip()) if dated else None
     match = _ITEM.match(line)
     if not match:
         return None
@@ -144,49 +134,6 @@ def take_items(lines: list[str], start: int, end: int, code: set[int], fields: F
         else:
             fields.set(key, value, first + index)
         lines[index] = ""
-
-
-def read_status(text: str, line: int, fields: Fields) -> None:
-    """A status as written: `accepted`, `superseded by [ADR-5](0005-x.md)`, `accepted;
-    supersedes ADR-0045`. The status goes to `status`, the relations to `relations`."""
-    text = text.strip().strip("*_").strip()
-    head, _, rest = text.partition(";")
-    relation = relation_of(head, line)
-    if relation:
-        fields.set("status", "superseded" if relation[0].kind == SUPERSEDED_BY else head, line)
-        fields.relations.extend(relation)
-    else:
-        fields.set("status", head.strip().rstrip("."), line)
-    for part in rest.split(";"):
-        fields.relations.extend(relation_of(part, line) or [])
-
-
-def relation_of(text: str, line: int) -> list[Relation] | None:
-    """The references of a relation line (`Superceded by [5. Use Go](0005-use-go.md)`,
-    `Amends [2. X](0002-x.md)`, `superseded by ADR-0123`), or None when it is none."""
-    match = _RELATION.match(text)
-    if not match:
-        return None
-    verb, rest = match.group(1).strip(), match.group(2).strip()
-    if _SUPERSEDED_BY.match(verb):
-        kind = SUPERSEDED_BY
-    elif _SUPERSEDES.match(verb):
-        kind = SUPERSEDES
-    else:
-        kind = RELATED
-    links = [m.group(2) for m in _LINK.finditer(rest) if _record_link(m.group(2))]
-    if links and rest.startswith("["):
-        return [Relation(kind, target, line) for target in links]
-    number = _NUMBER_REF.match(rest.rstrip(".").strip())
-    if number and kind != RELATED:
-        return [Relation(kind, number.group(1), line, is_link=False)]
-    return None
-
-
-def _record_link(target: str) -> bool:
-    """True for a relative link to a Markdown file: what a relation line points at."""
-    path = target.split("#", 1)[0]
-    return path.endswith(".md") and "://" not in path and not path.startswith("/")
 
 
 def take_section(lines: list[str], span: tuple[int, int], fields: Fields, first: int,
@@ -241,9 +188,15 @@ def first_paragraph(body: str) -> str:
     """A one-line description from the body's first paragraph of prose (links as their
     text, emphasis dropped), cut at a word near 200 characters; "" when there is none."""
     paragraph: list[str] = []
-    in_code = False
+    in_code = in_comment = False
     for line in body.split("\n"):
         stripped = line.strip()
+        # A comment (an SPDX header, a template's hint) is never the description.
+        if in_comment or stripped.startswith("<!--"):
+            in_comment = "-->" not in stripped
+            if paragraph:
+                break
+            continue
         if _FENCE.match(line):
             in_code = not in_code
             if paragraph:

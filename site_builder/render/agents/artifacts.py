@@ -5,7 +5,7 @@ Formats, as published:
 - `decisions.json`: `{site, statuses, fields, projects, records}`; each record is
   `query.detail(..., body=False)` plus `path` (its HTML page) and `md` (its copy), both relative
   to the site root. Records are newest first, like every listing.
-- `<id>.md`: `query.markdown_copy`, the YAML block then the body as written.
+- `<id>.md`: `query/copies.py` `markdown_copy`, the YAML block then the body as written.
 - `llms-full.txt`: the llms.txt header (everything before its first `##`), then every copy,
   current records first, then the rest, each group in decisions.json order. Each copy starts
   on a line of its own with `---` followed by `id: "<id>"`, after exactly one blank line.
@@ -32,6 +32,7 @@ from site_builder.base.site_paths import (
     SITEMAP,
 )
 from site_builder.query import answers as query
+from site_builder.query.copies import front_matter, markdown_copy
 from site_builder.render.agents.agent_text import inline, line_start, link_text, one_line
 from site_builder.render.agents.guide import agents_md
 from site_builder.render.agents.schema import decisions_schema
@@ -195,7 +196,7 @@ def llms_sections(archive: Archive, urls: Urls) -> str:
 
 
 class _Copies:
-    """`query.markdown_copy` of each record for one pass over `planned`, whose YAML block
+    """`markdown_copy` of each record for one pass over `planned`, whose YAML block
     is made once: the copy and llms-full.txt both write it, and making it was most of their
     cost (0.1 ms a record). The bodies are not held: llms-full.txt reads each again."""
 
@@ -206,8 +207,8 @@ class _Copies:
     def copy(self, record: Record) -> str:
         front = self._front.get(record.id)
         if front is None:
-            front = self._front[record.id] = query.front_matter(self._archive, record)
-        return query.markdown_copy(self._archive, record, front)
+            front = self._front[record.id] = front_matter(self._archive, record)
+        return markdown_copy(self._archive, record, front)
 
 
 def llms_full(archive: Archive, header: str, copy: Callable[[Record], str]) -> Iterator[bytes]:

@@ -23,7 +23,13 @@ from urllib.parse import quote
 
 from site_builder.archive import attachments
 from site_builder.archive.archive import Archive
-from site_builder.archive.links import attachment, is_local, local_path, split_target
+from site_builder.archive.links import (
+    attachment,
+    is_local,
+    local_path,
+    record_paths,
+    split_target,
+)
 from site_builder.archive.links import content_root as _content_root
 from site_builder.archive.records import Record
 from site_builder.base.site_paths import pages_by_source
@@ -156,7 +162,7 @@ class SourceLinks:
             return None
         path = local_path(origin.path, target)
         _, suffix = split_target(target)
-        page = self._pages.get(str(path))
+        page = next(filter(None, map(self._pages.get, map(str, record_paths(path)))), None)
         if page is not None:
             return Resolved(page, suffix)
         if path not in self._files:

@@ -157,15 +157,29 @@ def _node(node: Node, href: str, dx: int, dy: int) -> str:
     classes = f"lineage__node tone-{node.tone}" + (" lineage__node--here" if node.marked else "")
     current = ' aria-current="page"' if node.marked else ""
     title = truncate(node.title, _W - 24, 12)
+    long, squeezed = _fitted(node.ref)
     here = " (this record)" if node.marked else ""
     return (f'<a class="{classes}" href="{escape(href)}"{current}>'
             f"<title>{escape(f'{node.ref}: {node.title} ({node.status.label}){here}')}</title>"
             f'<rect class="lineage__box" x="{x}" y="{y}" width="{_W}" height="{_H}" rx="8"/>'
-            f'<text class="lineage__ref" x="{x + 10}" y="{y + 18}">{escape(node.ref)}</text>'
+            f'<text class="lineage__ref{long}" x="{x + 10}" y="{y + 18}"{squeezed}>'
+            f"{escape(node.ref)}</text>"
             f'<text class="lineage__title" x="{x + 10}" y="{y + 35}">{escape(title)}</text>'
             f"{_mark(node.shape, x + 15, y + 47)}"
             f'<text class="lineage__status" x="{x + 25}" y="{y + 51}">'
             f"{escape(node.status.label)}</text></a>")
+
+
+def _fitted(ref: str) -> tuple[str, str]:
+    """(class suffix, attributes) that fit a long ref in its box whole (never cut: a ref is
+    what people type to find a record): a smaller size (a class, as the CSP allows no inline
+    style), then the text squeezed to the box's width."""
+    room = _W - 20
+    if text_width(ref, 12) * 1.08 <= room:  # 1.08: the ref is bold
+        return "", ""
+    if text_width(ref, 10) * 1.08 <= room:
+        return " lineage__ref--long", ""
+    return " lineage__ref--long", f' textLength="{room}" lengthAdjust="spacingAndGlyphs"'
 
 
 def lineage_markup(picture: Picture, link: Callable[[str], str]) -> Markup:

@@ -100,6 +100,7 @@ class SearchIndex:
         self._levels: dict[str, Sequence[int]] = {
             **levels, **{term: array("B", [_TOP]) * len(docs) for term, docs in extra.items()}}
         self.typo_words = text.typo_words
+        self.chains = text.chains
 
     @cached_property
     def documents(self) -> dict[str, int]:
@@ -159,6 +160,8 @@ class SearchIndex:
             "shards": list(shards),
             "rules": RULES,
             "statuses": {name: [s.label, s.kind] for name, s in statuses.items()},
+            # number → its supersede chain (textindex.current_first), superseded records only.
+            "chains": {str(number): chain for number, chain in sorted(self.chains.items())},
         })
         for prefix, shard in shards.items():
             yield f"{OUTPUT_DIR}/terms/{file_key(prefix)}.json", _json(shard)

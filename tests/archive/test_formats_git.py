@@ -1,0 +1,74 @@
+"""Dates from git for records in another tool's format, in real repositories made here:
+renames across folders followed, placeholders falling back, shallow clones warned about."""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+from pathlib import Path
+
+from site_builder.archive.loader import SHALLOW_DATES
+from site_builder.sources.load import load_archive
+from tests.archive.test_formats_loading import git
+from tests.conftest import run_cli
+
+SITE = "title: T\nsources:\n  - path: docs/adr\n    format: log4brains\n    project: tools\n"
+
+
+def repository(root: Path) -> Path:
+    (root / "docs" / "adr").mkdir(parents=True)
+    (root / "site.yml").write_text(SITE)
+    git(root, "init", "-q")
+    return root
+
+
+def test_a_record_moved_from_another_folder_keeps_the_date_it_was_first_added(
+        tmp_path: Path) -> None:
+    root = repository(tmp_path / "repo")
+    (root / "old").mkdir()
+    (root / "old/20200101-use-kafka.md").write_text("# Use Kafka\n\n- Status: accepted\n")
+    (root / "docs/adr/20200202-use-go.md").write_text("# Use Go\n\n- Status: accepted\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "first", date="2020-01-01T10:00:00+00:00")
+    git(root, "mv", "old/20200101-use-kafka.md", "docs/adr/20200101-use-kafka.md")
+    git(root, "commit", "-qm", "move", date="2024-06-01T10:00:00+00:00")
+    archive = load_archive(root)
+    assert archive.get("20200101-use-kafka").date == dt.date(2020, 1, 1)
+    assert archive.get("20200202-use-go").date == dt.date(2020, 1, 1)
+
+
+def test_a_placeholder_date_takes_gits_date_with_a_warning(tmp_path: Path) -> None:
+    root = repository(tmp_path / "repo")
+    (root / "docs/adr/20221005-x.md").write_text(
+        "# Keep the leftovers\n\n- Status: accepted\n"
+        "- Date: [YYYY-MM-DD when the decision was last updated] <!-- optional -->\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "first", date="2022-10-07T10:00:00+00:00")
+    archive = load_archive(root)
+    assert archive.get("20221005-x").date == dt.date(2022, 10, 7)
+    [warning] = archive.findings
+    assert (warning.path.name, warning.line, warning.level) == ("20221005-x.md", 4, "warning")
+    assert "placeholder" in warning.message and "2022-10-07" in warning.message
+
+
+def test_a_shallow_clone_warns_once_naming_fetch_depth(tmp_path: Path) -> None:
+    origin = repository(tmp_path / "origin")
+    for day in (1, 2):
+        (origin / f"docs/adr/2020010{day}-x{day}.md").write_text(
+            f"# X{day}\n\n- Status: accepted\n")
+        git(origin, "add", ".")
+        git(origin, "commit", "-qm", f"day {day}", date=f"2020-01-0{day}T10:00:00+00:00")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{origin}", str(clone)],
+                   check=True, capture_output=True)
+    full = load_archive(origin)
+    assert [f.message for f in full.findings] == []
+    shallow = load_archive(clone)
+    assert shallow.get("20200101-x1").date == dt.date(2020, 1, 2)  # cut history: wrong
+    assert [(f.path.name, f.level, f.message) for f in shallow.findings] == [
+        ("site.yml", "warning", SHALLOW_DATES)]
+    assert "fetch-depth: 0" in SHALLOW_DATES
+    for command in ("check", "build"):
+        result = run_cli(command, cwd=clone)
+        assert result.returncode == 0, result.stderr
+        assert result.stderr.count("fetch-depth: 0") == 1, result.stderr
