@@ -1,8 +1,9 @@
 """The keys of a `sources:` entry kept in another tool's format.
 
-`format` (nygard, madr, log4brains, auto), `project` (required with it), `type` (default
-adr), `default_status` (default accepted) and `status_map` (extra aliases, matched
-case-insensitively). Kept apart from config.py, which reads the rest of site.yml.
+`format` (one of `FORMATS`, the names the readers of archive/formats declare), `project`
+(required with it), `type` (default adr), `default_status` (default accepted) and
+`status_map` (extra aliases, matched case-insensitively). Kept apart from config.py, which
+reads the rest of site.yml.
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from site_builder.config_keys import SOURCE_FORMAT
+from site_builder.config_keys import FORMAT_NAMES, SOURCE_FORMAT
 
 __all__ = ["FORMATS", "FORMAT_KEYS", "format_keys", "format_status_problems"]
 
 FORMAT_KEYS = SOURCE_FORMAT.names
-FORMATS = ("nygard", "madr", "log4brains", "auto")
+FORMATS = FORMAT_NAMES
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.sources.load import load_archive
+from tests.archive.test_formats_loading import git
 from tests.conftest import FIXTURES, run_cli
 
 
@@ -35,6 +36,8 @@ def test_the_native_result_reads_as_the_in_place_read(tmp_path: Path, fixture: s
                                                       folder: str, project: str) -> None:
     source = tmp_path / fixture
     shutil.copytree(FIXTURES / "formats" / fixture, source)
+    git(source, "init", "-q", "-b", "main")
+    git(source, "remote", "add", "origin", "git@github.com:acme/tools.git")
     in_place = load_archive(source)
     root = native_archive(tmp_path)
     before = {p: p.read_bytes() for p in source.rglob("*") if p.is_file()}

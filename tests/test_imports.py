@@ -30,7 +30,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("site_builder.textindex", "site_builder.facets", "site_builder.query",
      "site_builder.authoring", "site_builder.origin"),
     ("site_builder.render", "site_builder.access", "site_builder.scaffold",
-     "site_builder.adopt", "site_builder.adopt_report", "site_builder.importing"),
+     "site_builder.adopt", "site_builder.adopt_folders", "site_builder.adopt_report",
+     "site_builder.importing", "site_builder.import_links"),
     ("site_builder.mcp", "site_builder.serve"),
     ("site_builder.cli", "site_builder.__main__"),
 )

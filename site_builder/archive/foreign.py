@@ -16,7 +16,7 @@ from typing import Any
 
 from site_builder.archive import gitdates, scan
 from site_builder.archive.archive import Project
-from site_builder.archive.formats import READERS, is_record_name
+from site_builder.archive.formats import is_record_name, registry
 from site_builder.archive.formats.fields import Fields
 from site_builder.archive.formats.settle import FileFacts, Folder, Settled, settle
 from site_builder.archive.links import is_local, local_path
@@ -123,7 +123,7 @@ def _read_file(entry: os.DirEntry[str], fmt: str, custom: frozenset[str], cache:
     else:
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
-        got = READERS[fmt](text.removeprefix("\ufeff"), custom)
+        got = registry.named(fmt).read(text.removeprefix("\ufeff"), custom)
     cache.files[entry.path] = (stamp, (fmt, custom), got)
     return got
 

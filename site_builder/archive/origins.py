@@ -57,6 +57,11 @@ class Foreign:
     type: str = "adr"
     default_status: str = "accepted"
     status_map: tuple[tuple[str, str], ...] = ()
+    drafts: bool = False
+    """Drafts are settled as records (marked `draft`) rather than left out: `import` writes
+    them as native drafts."""
+    status_hint: str = "'status_map' in this source's entry of site.yml"
+    """Where an unknown status is mapped to one, as the error about it says."""
 
 
 @dataclass(frozen=True, slots=True)

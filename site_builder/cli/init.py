@@ -14,6 +14,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("dir", nargs="?", help="folder to create it in (default: --root, else here)")
     p.add_argument("--from", dest="from_dir", metavar="DIR",
                    help="adopt the decision folders of the repository at DIR, in place")
+    p.add_argument("--folder", dest="folders", action="append", default=[], metavar="PATH",
+                   help="with --from: adopt this folder (relative to DIR) instead of "
+                   "searching for them; repeatable")
     p.set_defaults(func=cmd_init)
 
 
@@ -21,7 +24,9 @@ def cmd_init(args: argparse.Namespace) -> int:
     if args.from_dir is not None:
         if args.dir is not None:
             raise UsageError("init takes a folder or --from DIR, not both")
-        return cmd_adopt(Path(args.from_dir))
+        return cmd_adopt(Path(args.from_dir), tuple(args.folders))
+    if args.folders:
+        raise UsageError("--folder names a folder to adopt: use it with --from DIR")
     from site_builder.scaffold import ScaffoldError, init_archive
 
     folder = Path(args.dir or args.root or ".").resolve()
@@ -37,22 +42,26 @@ def cmd_init(args: argparse.Namespace) -> int:
     return OK
 
 
-def cmd_adopt(repo: Path) -> int:
-    """`init --from DIR`: print the folders found, what was written, every guess, and
-    whether `check` passes on it."""
+def cmd_adopt(repo: Path, folders: tuple[str, ...] = ()) -> int:
+    """`init --from DIR`: print the folders found, the files left out, what was written,
+    every guess, and whether `check` passes on it."""
     from site_builder.adopt import adopt
     from site_builder.adopt_report import check_summary, record_guesses
     from site_builder.config import load_config
     from site_builder.scaffold import ScaffoldError
 
     try:
-        adoption = adopt(repo)
+        adoption = adopt(repo, folders)
     except ScaffoldError as exc:
         fail(str(exc))
         return USAGE
     for folder in adoption.folders:
         print(f"found {folder.path}: format {folder.format}, project {folder.project} "
               f"({folder.why})")
+    for note in adoption.notes:
+        print(f"note: {note}")
+    for path, why in adoption.skipped:
+        print(f"skipped {path.relative_to(repo.resolve()).as_posix()}: {why}")
     for path in adoption.written:
         print(f"wrote {path}")
     config, _ = load_config(repo)

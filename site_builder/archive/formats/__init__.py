@@ -2,17 +2,13 @@
 
 One module per format, each a pure function from a file's text to `Fields`: `nygard`
 (adr-tools), `madr` (2.x items, 3.x/4.x front matter), `log4brains`, and `auto`, which picks
-one per file. `settle` turns Fields into the same Record a native file gives.
+one per file. Each declares itself (`FORMAT`, a `declared.Format`: its name, how it recognises
+a file, where its tool keeps records); `registry` collects the declarations. `settle` turns
+Fields into the same Record a native file gives.
 """
 
 from __future__ import annotations
 
-from site_builder.archive.formats import auto, log4brains, madr, nygard
-from site_builder.archive.formats.auto import Reader
-
-READERS: dict[str, Reader] = {
-    "nygard": nygard.read, "madr": madr.read, "log4brains": log4brains.read, "auto": auto.read,
-}
 # Files of such a folder that are not records, besides names starting `_` or `.`.
 NOT_RECORDS = frozenset({"readme.md", "index.md", "template.md", "adr-template.md"})
 

@@ -59,6 +59,8 @@ class Settled:
     record: Record | None
     findings: list[Finding]
     guesses: list[str]
+    draft: bool = False
+    """The record is a draft (only when the folder's `Foreign.drafts` keeps drafts)."""
 
 
 def status_of(written: str, folder: Folder) -> tuple[str | None, str | None]:
@@ -129,7 +131,8 @@ def settle(fields: Fields, facts: FileFacts, folder: Folder) -> Settled:
         out.findings.append(Finding(facts.path, values[key].line if key in values else line,
                                     level, message))
 
-    if values.get("draft") and values["draft"].text is True:
+    out.draft = bool(values.get("draft") and values["draft"].text is True)
+    if out.draft and not folder.foreign.drafts:
         return Settled(None, [], [])
     title = values["title"].text if "title" in values else None
     if not isinstance(title, str) or not title.strip():
@@ -139,7 +142,9 @@ def settle(fields: Fields, facts: FileFacts, folder: Folder) -> Settled:
         out.guesses.append(f"title '{title}' made from the file name")
     status = _status(values, folder, out, problem)
     if status == "draft":
-        return Settled(None, [], [])
+        if not folder.foreign.drafts:
+            return Settled(None, [], [])
+        out.draft, status = True, _draft_status(folder, out)
     date = _record_date(values, facts, out, problem)
     description = values["description"].text if "description" in values else None
     if not isinstance(description, str) or not description.strip():
@@ -185,10 +190,17 @@ def _status(values: dict, folder: Folder, out: Settled, problem: Any) -> str | N
     if status is None:
         problem("error", f"unknown status {str(written)!r} (one of "
                          f"{', '.join(sorted(folder.statuses))}); map it to one with "
-                         "'status_map' in this source's entry of site.yml", "status")
+                         f"{folder.foreign.status_hint}", "status")
         return None
     if guess:
         out.guesses.append(guess)
+    return status
+
+
+def _draft_status(folder: Folder, out: Settled) -> str:
+    """The status a kept draft is given: `proposed` when the site has it, else the default."""
+    status = "proposed" if "proposed" in folder.statuses else folder.foreign.default_status
+    out.guesses.append(f"status 'draft' kept as a draft with status {status}")
     return status
 
 
