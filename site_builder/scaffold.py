@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 from site_builder.config import CONFIG_FILE
-from site_builder.origin import Install, running_install
+from site_builder.origin import HOME, Install, running_install
 
 # Where `init` points people for every key of site.yml (generated from config_keys.py).
-REFERENCE_URL = "https://github.com/site-builder/site-builder/blob/main/docs/site-yml.md"
+REFERENCE_URL = f"{HOME}/blob/main/docs/site-yml.md"
 # Folder names that say what the folder holds rather than whose it is: `init` names the
 # archive after the folder above (`acme/decisions` → "Acme decisions").
 _GENERIC_NAMES = frozenset({"adr", "adrs", "decisions", "decision-records", "docs", "records",
