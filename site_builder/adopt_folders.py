@@ -23,9 +23,8 @@ from site_builder.confined import MAX_RECORD_BYTES, Refused, read_regular
 # Folders that hold other people's code or generated files: their records are not the
 # repository's own. Hidden folders (`.git`, `.venv`, `.tox`) are skipped as well.
 SKIPPED_FOLDERS = frozenset({
-    "node_modules", "bower_components", "vendor", "third_party", "third-party", "external",
-    "dist", "build", "_build", "_site", "site", "out", "target", "site-packages", "venv",
-    "env", "__pycache__", "coverage", "htmlcov",
+    "node_modules", "bower_components", "vendor", "third_party", "third-party", "dist",
+    "build", "_build", "_site", "target", "site-packages", "venv", "__pycache__", "htmlcov",
 })
 MIN_RECORDS = 2
 # Path segments that say what a folder holds rather than whose it is.

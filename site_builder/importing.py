@@ -44,7 +44,7 @@ class Plan:
 
 _PREFIX = re.compile(r"^\d+[-_]")
 # Where an import's unknown statuses are mapped, as the error about one says.
-_STATUS_HINT = "--status-map 'AS WRITTEN=STATUS' (repeatable)"
+_STATUS_HINT = "--status-map '{written}=STATUS'"
 
 
 def _numbers(folder: Path) -> set[int]:
@@ -105,17 +105,21 @@ def _front(record: Record, archive: Archive, new_ids: dict[str, str], kept: set[
     return data
 
 
-def import_foreign(config: SiteConfig, src: Path, project: str, type_name: str,
+def import_foreign(config: SiteConfig, src: Path, project: str | None, type_name: str | None,
                    fmt: str | None, status_map: dict[str, str], default_status: str | None,
-                   ) -> Foreign:
+                   ) -> Foreign | None:
     """How importing `src` reads it: as the site.yml entry naming that folder says, if any
-    (its format, default status and status aliases), with the command line's choices over
-    it; drafts kept."""
+    (its format, project, type, default status and status aliases), with the command line's
+    choices over it; drafts kept. None when no project is given or declared."""
     spec = next((s for s in config.sources if s.format and s.path
                  and (config.root / s.path).resolve() == src.resolve()), None)
+    project = project or (spec.project if spec else None)
+    if project is None:
+        return None
     mapping = dict(spec.status_map) if spec else {}
     mapping |= {key.strip().lower(): value.strip() for key, value in status_map.items()}
-    return Foreign(fmt or (spec.format if spec else None) or "auto", project, type_name,
+    return Foreign(fmt or (spec.format if spec else None) or "auto", project,
+                   type_name or (spec.type if spec else "adr"),
                    default_status or (spec.default_status if spec else "accepted"),
                    tuple(sorted(mapping.items())), drafts=True, status_hint=_STATUS_HINT)
 

@@ -112,7 +112,8 @@ def test_an_unknown_status_names_the_flag_and_the_flag_maps_it(tmp_path: Path) -
                       str(root))
     assert refused.returncode == 1
     assert "unknown status 'Partly accepted'" in refused.stderr
-    assert "--status-map" in refused.stderr and "site.yml" not in refused.stderr
+    assert "--status-map 'Partly accepted=STATUS'" in refused.stderr
+    assert "site.yml" not in refused.stderr
     result = run_cli("import", str(source / "docs/adr"), "--project", "pay", "--root",
                      str(root), "--status-map", "partly accepted=accepted")
     assert result.returncode == 0, result.stderr
@@ -159,10 +160,13 @@ def test_the_sources_entry_in_site_yml_is_read(tmp_path: Path) -> None:
         "title: Payments\nsources:\n  - path: docs/adr\n    format: log4brains\n"
         "    project: pay\n    status_map: {partly accepted: accepted}\n")
     (source / "content").mkdir()
-    result = run_cli("import", "docs/adr", "--project", "pay", "--type", "decision",
-                     "--root", str(source), "--dry-run", cwd=source)
+    result = run_cli("import", "docs/adr", "--root", str(source), "--dry-run", cwd=source)
     assert result.returncode == 0, result.stderr
     assert "read as accepted (status_map)" in result.stdout
+    assert "→ content/pay/adr/0001-use-queues.md" in result.stdout
+    unknown = run_cli("import", "src", "--root", str(source), cwd=source)
+    assert unknown.returncode == 2
+    assert "--project is needed: site.yml has no format source for src" in unknown.stderr
 
 
 def test_a_bad_status_map_is_a_usage_error(tmp_path: Path) -> None:

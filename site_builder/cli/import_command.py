@@ -25,8 +25,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("import", help="convert a folder of adr-tools, MADR or Log4brains "
                        "records into native files", parents=[common])
     p.add_argument("src", help="the folder of records to convert (left unchanged)")
-    p.add_argument("--project", required=True)
-    p.add_argument("--type", default="adr")
+    p.add_argument("--project", help="the project the records join (default: the folder's "
+                   "site.yml entry)")
+    p.add_argument("--type", help="their record type (default: the folder's site.yml entry, "
+                   "else adr)")
     p.add_argument("--format", choices=FORMATS, default=None,
                    help="the records' format (default: the folder's site.yml entry, else auto)")
     p.add_argument("--status-map", action="append", default=[], metavar="WRITTEN=STATUS",
@@ -45,7 +47,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     src = Path(args.src)
     if not src.is_dir():
         raise UsageError(f"{src} is not a folder")
-    if not _NAME.match(args.project) or not _NAME.match(args.type):
+    if any(name is not None and not _NAME.match(name) for name in (args.project, args.type)):
         raise UsageError("--project and --type must be lowercase letters, digits, '.', '_' "
                          "or '-'")
     statuses = {s.name for s in config.statuses}
@@ -55,6 +57,8 @@ def cmd_import(args: argparse.Namespace) -> int:
                          f"{', '.join(sorted(statuses))})")
     foreign = import_foreign(config, src, args.project, args.type, args.format, mapping,
                              args.default_status)
+    if foreign is None:
+        raise UsageError(f"--project is needed: site.yml has no format source for {src}")
     plan = plan_import(config, src, foreign)
     report(plan.problems)
     if plan.problems:

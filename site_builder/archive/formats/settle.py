@@ -190,7 +190,7 @@ def _status(values: dict, folder: Folder, out: Settled, problem: Any) -> str | N
     if status is None:
         problem("error", f"unknown status {str(written)!r} (one of "
                          f"{', '.join(sorted(folder.statuses))}); map it to one with "
-                         f"{folder.foreign.status_hint}", "status")
+                         f"{folder.foreign.status_hint.format(written=written)}", "status")
         return None
     if guess:
         out.guesses.append(guess)
