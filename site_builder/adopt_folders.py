@@ -17,7 +17,7 @@ from pathlib import Path
 
 from site_builder.archive.formats import registry
 from site_builder.archive.formats.skipped import NUMBERED, skip_reason
-from site_builder.config import read_yaml_mapping
+from site_builder.config import CONFIG_FILE, read_yaml_mapping
 from site_builder.confined import MAX_RECORD_BYTES, Refused, read_regular
 
 # Folders that hold other people's code or generated files: their records are not the
@@ -103,12 +103,16 @@ def is_decision_folder(folder: Path) -> bool:
 
 def walk(repo: Path) -> list[str]:
     """The decision folders anywhere under `repo` (POSIX paths relative to it), sorted;
-    vendored, build and hidden folders are not searched."""
+    vendored, build and hidden folders, and archives of site-builder's own (a folder with a
+    site.yml), are not searched."""
     found = []
     for top, dirs, files in os.walk(repo):
+        here = Path(top)
+        if CONFIG_FILE in files and here != repo:
+            dirs[:] = []  # a site-builder archive of its own: its records are native
+            continue
         dirs[:] = sorted(d for d in dirs if not d.startswith(".")
                          and d.lower() not in SKIPPED_FOLDERS)
-        here = Path(top)
         if sum(1 for f in files if NUMBERED.match(f) and f.lower().endswith(".md")) \
                 >= MIN_RECORDS and is_decision_folder(here):
             found.append(here.relative_to(repo).as_posix())

@@ -43,6 +43,9 @@ def repository(tmp_path: Path) -> Path:
     for vendored in ("node_modules/adr-kit/docs/adr", "vendor/lib/doc/adr", "dist/adr",
                      ".venv/lib/adr"):
         write(repo / vendored, {"0001-a.md": nygard(1, "A"), "0002-b.md": nygard(2, "B")})
+    # An archive of site-builder's own keeps native records, read by its own site.yml.
+    write(repo / "handbook", {"site.yml": "title: Handbook\n"})
+    write(repo / "handbook/content/ops/adr", {"0001-a.md": madr("A"), "0002-b.md": madr("B")})
     # Numbered notes without a Status or Date are not decision records.
     write(repo / "notes", {"01-monday.md": "# Monday\n\nText.\n",
                            "02-tuesday.md": "# Tuesday\n\nText.\n"})
@@ -75,6 +78,7 @@ def test_folders_are_found_by_their_files_and_vendored_ones_are_skipped(
     assert "check passes: 8 records" in result.stderr
     site = (repo / "site.yml").read_text()
     assert "node_modules" not in site and "vendor" not in site and ".venv" not in site
+    assert "handbook" not in site
     assert run_cli("build", "--root", str(repo)).returncode == 0
 
 
