@@ -59,8 +59,11 @@ def name_of(text: str) -> str:
 
 
 def _text(path: Path) -> str | None:
+    """The text of a regular file that stays in its folder (a symlink out of it, a FIFO or
+    a device is never read: the repository is somebody else's), or None."""
     try:
-        return read_regular(path, MAX_RECORD_BYTES).decode("utf-8", errors="replace")
+        return read_regular(path, MAX_RECORD_BYTES, root=path.parent).decode(
+            "utf-8", errors="replace")
     except Refused:
         return None
 
@@ -90,15 +93,10 @@ def guess_format(folder: Path) -> tuple[str, str]:
 
 
 def is_decision_folder(folder: Path) -> bool:
-    """True when `folder` holds at least MIN_RECORDS numbered or dated Markdown records
-    with the markers of a format."""
-    found = 0
-    for path, text in records(folder):
-        if NUMBERED.match(path.name) and registry.has_markers(text):
-            found += 1
-            if found >= MIN_RECORDS:
-                return True
-    return False
+    """True when `folder` holds at least MIN_RECORDS records (numbered or dated, `records`
+    says) with the markers of a format."""
+    marked = sum(1 for _, text in records(folder) if registry.has_markers(text))
+    return marked >= MIN_RECORDS
 
 
 def walk(repo: Path) -> list[str]:

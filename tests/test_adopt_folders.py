@@ -143,3 +143,14 @@ def test_skipped_files_say_why(tmp_path: Path) -> None:
         "install.md": "a page, not a record (no number or date in its name)",
         "_hidden.md": "its name starts with '_' or '.'",
     }
+
+
+def test_a_record_that_links_out_of_its_folder_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text(nygard(2, "Secret"))
+    repo = tmp_path / "repo"
+    write(repo / "adr", {"0001-use-go.md": nygard(1, "Use Go")})
+    (repo / "adr/0002-secret.md").symlink_to(outside)
+    result = run_cli("init", "--from", str(repo))
+    assert result.returncode == 2  # one readable record is not a decision folder
+    assert "no decision folder found" in result.stderr

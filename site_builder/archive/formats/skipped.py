@@ -53,13 +53,14 @@ def skip_reason(name: str, text: str) -> str | None:
 
 def skipped_files(folder: Path) -> list[tuple[Path, str]]:
     """The Markdown files directly in `folder` that are no records, each with why, by name.
-    A file that cannot be read is judged by its name alone."""
+    A file that cannot be read (or leads out of the folder) is judged by its name alone."""
     out = []
     for path in sorted(folder.iterdir()):
         if not path.name.lower().endswith(".md") or not path.is_file():
             continue
         try:
-            text = read_regular(path, MAX_RECORD_BYTES).decode("utf-8", errors="replace")
+            text = read_regular(path, MAX_RECORD_BYTES, root=folder).decode(
+                "utf-8", errors="replace")
         except Refused:
             text = ""
         reason = skip_reason(path.name, text)
