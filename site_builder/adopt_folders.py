@@ -69,9 +69,14 @@ def _text(path: Path) -> str | None:
 
 
 def records(folder: Path) -> list[tuple[Path, str]]:
-    """The record files directly in `folder` (by name), each with its text."""
+    """The record files directly in `folder` (by name), each with its text; none when the
+    folder cannot be listed."""
     out = []
-    for path in sorted(folder.iterdir()):
+    try:
+        paths = sorted(folder.iterdir())
+    except OSError:
+        return []
+    for path in paths:
         if path.name.lower().endswith(".md") and path.is_file():
             text = _text(path)
             if text is not None and skip_reason(path.name, text) is None:

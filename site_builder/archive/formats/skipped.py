@@ -55,7 +55,11 @@ def skipped_files(folder: Path) -> list[tuple[Path, str]]:
     """The Markdown files directly in `folder` that are no records, each with why, by name.
     A file that cannot be read (or leads out of the folder) is judged by its name alone."""
     out = []
-    for path in sorted(folder.iterdir()):
+    try:
+        paths = sorted(folder.iterdir())
+    except OSError:  # a folder that cannot be listed has no record to skip either
+        return []
+    for path in paths:
         if not path.name.lower().endswith(".md") or not path.is_file():
             continue
         try:
