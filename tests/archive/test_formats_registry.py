@@ -93,6 +93,9 @@ def test_a_format_declared_in_one_module_is_allowed_chosen_and_guessed(tmp_path:
     assert '"log4brains", "auto")' in text
     keys.write_text(text.replace('"log4brains", "auto")', '"log4brains", "decisionlog", "auto")'))
 
+    allowed = _run(env, "-c", "from site_builder.source_formats import FORMATS; print(FORMATS)",
+                   cwd=tmp_path)
+    assert "'decisionlog'" in allowed.stdout, allowed.stderr
     listed = _run(env, "-m", "site_builder", "import", "--help", cwd=tmp_path)
     assert "decisionlog" in listed.stdout, listed.stderr
 
@@ -103,7 +106,8 @@ def test_a_format_declared_in_one_module_is_allowed_chosen_and_guessed(tmp_path:
     adopted = _run(env, "-m", "site_builder", "init", "--from", str(repo), cwd=tmp_path)
     assert adopted.returncode == 0, adopted.stderr
     assert "found decisions/log: format decisionlog" in adopted.stdout
-    assert "check passes: 2 records" in adopted.stderr
+    assert "check passes: 2 records" in adopted.stderr  # site.yml's format: decisionlog
+    assert "format: decisionlog" in (repo / "site.yml").read_text()
 
     mixed = tmp_path / "mixed"
     (mixed / "adr").mkdir(parents=True)
