@@ -155,7 +155,8 @@ def plan_import(config: SiteConfig, src: Path, foreign: Foreign) -> Plan:
         front = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
         plan.files[target] = f"---\n{front}---\n\n{links.body(record, target)}"
         plan.report.extend(f"  guessed {g}" for g in by_path[str(record.path)].guesses)
-    plan.report.extend(links.report)
+        plan.report.extend(links.report)  # what became of this record's links
+        links.report.clear()
     plan.copies = links.copies
     drafts = sum(1 for item in by_path.values() if item.draft)
     if drafts:
