@@ -70,7 +70,11 @@ class Relinker:
         if self._attachment(path):
             dest = self.folder / (path.relative_to(self.src) if path.is_relative_to(self.src)
                                   else Path(path.name))
-            if self.copies.setdefault(dest, path) == path:
+            if dest not in self.copies:
+                self.copies[dest] = path
+                self.report.append(f"  copied {written} beside the records, as "
+                                   f"{dest.relative_to(self.folder).as_posix()}")
+            if self.copies[dest] == path:
                 return _relative(dest, target)
             self.report.append(f"  not copied: {written} (another file takes {dest.name})")
         if self.local:

@@ -133,6 +133,7 @@ def test_links_images_and_drafts_survive_the_move(tmp_path: Path) -> None:
                                                       ).read_bytes()
     assert "[the spec](spec.pdf)" in queues and (folder / "spec.pdf").is_file()
     assert "[code](https://github.com/acme/payments/blob/trunk/src/pay.py#L1)" in queues
+    assert "  copied img/flow.png beside the records, as img/flow.png" in result.stdout
     assert "[retries](0002-retry-twice.md)" in queues
     written = "".join(p.read_text() for p in folder.glob("*.md"))
     assert str(tmp_path) not in written and "../" not in written

@@ -66,7 +66,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     for line in plan.report:
         print(line)
     if args.dry_run:
-        print(f"dry run: {plural(len(plan.files), 'file')} would be written, none was",
+        count = len(plan.files) + len(plan.copies)
+        print(f"dry run: {plural(count, 'file')} would be written, none was",
               file=sys.stderr)
         return OK
     written = write_plan(plan)  # records, then the attachments copied beside them
