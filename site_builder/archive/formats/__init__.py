@@ -4,7 +4,8 @@ One module per format, each a pure function from a file's text to `Fields`: `nyg
 (adr-tools), `madr` (2.x items, 3.x/4.x front matter), `log4brains`, and `auto`, which picks
 one per file. Each declares itself (`FORMAT`, a `declared.Format`: its name, how it recognises
 a file, where its tool keeps records); `registry` collects the declarations. `settle` turns
-Fields into the same Record a native file gives.
+Fields into the same Record a native file gives; `skipped` says which files of a folder are
+no records, and why.
 """
 
 from __future__ import annotations
