@@ -98,6 +98,10 @@ def test_a_folder_that_is_none_writes_nothing(tmp_path: Path) -> None:
     assert "--folder docs/missing is not a folder of" in result.stderr
     assert not (repo / "site.yml").exists()
     assert "Traceback" not in result.stderr
+    alone = run_cli("init", str(tmp_path / "new"), "--folder", "adr")
+    assert alone.returncode == 2
+    assert "use it with --from DIR" in alone.stderr
+    assert not (tmp_path / "new").exists()
 
 
 def test_a_stale_log4brains_yml_is_named_in_one_line(tmp_path: Path) -> None:
