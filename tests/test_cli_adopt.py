@@ -92,11 +92,14 @@ def test_records_that_need_a_status_map_are_named(tmp_path: Path) -> None:
 
 def test_an_existing_site_yml_or_no_decision_folder_writes_nothing(tmp_path: Path) -> None:
     repo = repository(tmp_path, "nygard")
-    (repo / "doc/adr").rename(repo / "notes")
+    # A vendored copy of somebody else's records is not the repository's own.
+    (repo / "node_modules/adr-tools").mkdir(parents=True)
+    (repo / "doc/adr").rename(repo / "node_modules/adr-tools/adr")
     before = snapshot(repo)
     result = run_cli("init", "--from", str(repo))
     assert result.returncode == 2
     assert "no decision folder found" in result.stderr
+    assert "--folder PATH" in result.stderr
     assert snapshot(repo) == before
     (repo / "site.yml").write_text("title: x\n")
     assert run_cli("init", "--from", str(repo)).returncode == 2

@@ -1,22 +1,28 @@
 """The workflow `init` writes installs the site-builder that wrote it, and builds the site.
 
-The end-to-end test makes a git repository of this checkout, installs site-builder from it
-into a fresh venv (so pip records a git origin, as it does for a team's install), runs that
-copy's `init`, then runs the workflow's own `pip install` line, `check` and `build` steps in a
-second fresh venv.
+The end-to-end test makes a git repository of this checkout whose `origin` is served over HTTP
+on loopback, installs site-builder from the local checkout into a fresh venv (so pip records
+a local git origin, as it does for a team's install from a clone), runs that copy's `init`,
+then runs the workflow's own `pip install` line (which must name the served remote, never
+the local checkout), `check` and `build` steps in a second fresh venv.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import os
 import shutil
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import yaml
 
-from site_builder.authoring.origin import install_for
+from site_builder.authoring.origin import HOME, install_for
 from site_builder.authoring.scaffold import workflow
 
 REPO = Path(__file__).resolve().parent.parent
@@ -55,13 +61,29 @@ def test_a_checkout_with_a_remote_is_pinned_to_the_remote_and_its_commit(tmp_pat
     assert "push it first" in " ".join(install.comment)
 
 
-def test_a_plain_folder_says_how_to_change_it(tmp_path: Path) -> None:
+def test_a_plain_folder_names_the_projects_repository_not_the_folder(tmp_path: Path) -> None:
     install = install_for({"url": tmp_path.as_uri(), "dir_info": {}}, "0.1.0", None)
-    assert install.requirement == f"site-builder @ {tmp_path.as_uri()}"
+    assert install.requirement == f"site-builder @ git+{HOME}.git"
     text = workflow(install)
-    assert f"# site-builder was installed from the local folder {tmp_path}" in text
+    assert str(tmp_path) not in text and "file:" not in text
     assert "replace it" in text
     assert yaml.safe_load(text)  # the comment lines keep the workflow valid YAML
+
+
+def test_a_clone_of_a_local_clone_is_pinned_to_the_remote_on_the_web(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    git(first, "init", "-q")
+    git(first, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
+        "--allow-empty", "-m", "x")
+    git(first, "remote", "add", "origin", "git@example.test:acme/site-builder.git")
+    subprocess.run(["git", "clone", "-q", str(first), str(second)], check=True)
+    commit = git(second, "rev-parse", "HEAD")
+    origin = {"url": second.as_uri(), "vcs_info": {"vcs": "git", "commit_id": commit}}
+    install = install_for(origin, "0.1.0", None)
+    assert install.requirement == (
+        f"site-builder @ git+https://example.test/acme/site-builder.git@{commit}")
+    assert str(tmp_path) not in workflow(install)
 
 
 def _fresh_venv(folder: Path) -> Path:
@@ -87,10 +109,39 @@ def _repository_of_this_checkout(folder: Path) -> str:
     return git(folder, "rev-parse", "HEAD")
 
 
+@contextlib.contextmanager
+def _served(folder: Path) -> Iterator[str]:
+    """`folder` served over HTTP on 127.0.0.1 (a free port), as git's dumb protocol reads
+    it; yields the base URL."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_the_workflow_installs_and_builds_in_a_fresh_venv(tmp_path: Path) -> None:
+    # The team installs from a local checkout whose `origin` is a repository on the web
+    # (here: served on loopback); the workflow must name that, never the checkout.
     source = tmp_path / "site-builder"
     source.mkdir()
     commit = _repository_of_this_checkout(source)
+    published = tmp_path / "web"
+    subprocess.run(["git", "clone", "-q", "--bare", str(source),
+                    str(published / "site-builder.git")], check=True)
+    git(published / "site-builder.git", "update-server-info")
+    with _served(published) as web:
+        _install_init_and_run_the_workflow(tmp_path, source, commit,
+                                           f"{web}/site-builder.git")
+
+
+def _install_init_and_run_the_workflow(tmp_path: Path, source: Path, commit: str,
+                                       remote: str) -> None:
+    git(source, "remote", "add", "origin", remote)
     team = _fresh_venv(tmp_path / "team-venv")
     subprocess.run([str(team / "pip"), "install", "--quiet",
                     f"site-builder @ git+{source.as_uri()}@{commit}"], check=True)
@@ -101,7 +152,8 @@ def test_the_workflow_installs_and_builds_in_a_fresh_venv(tmp_path: Path) -> Non
         "jobs"]["build"]["steps"]
     runs = [step["run"] for step in steps if "run" in step]
     install = next(run for run in runs if run.startswith("pip install"))
-    assert install == f'pip install "site-builder @ git+{source.as_uri()}@{commit}"'
+    assert install == f'pip install "site-builder @ git+{remote}@{commit}"'
+    assert str(tmp_path) not in (archive / ".github/workflows/decisions.yml").read_text()
     ci = _fresh_venv(tmp_path / "ci-venv")
     env = {**os.environ, "PATH": f"{ci}{os.pathsep}{os.environ['PATH']}"}
     for run in runs:

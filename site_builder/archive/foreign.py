@@ -17,7 +17,7 @@ from typing import Any
 
 from site_builder.archive import gitdates, scan, urls
 from site_builder.archive.archive import Project
-from site_builder.archive.formats import READERS, files
+from site_builder.archive.formats import files, registry
 from site_builder.archive.formats.fields import Fields
 from site_builder.archive.formats.files import Skipped
 from site_builder.archive.formats.settle import FileFacts, Folder, Settled, date_of, settle
@@ -156,7 +156,7 @@ def _read_file(entry: os.DirEntry[str], fmt: str, custom: frozenset[str], cache:
     else:
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
-        got = READERS[fmt](text.removeprefix("\ufeff"), custom)
+        got = registry.named(fmt).read(text.removeprefix("\ufeff"), custom)
     cache.files[entry.path] = (stamp, (fmt, custom), got)
     return got
 

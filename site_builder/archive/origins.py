@@ -61,6 +61,12 @@ class Foreign:
     status_map: tuple[tuple[str, str], ...] = ()
     exclude: tuple[str, ...] = ()
     strict: bool = False
+    drafts: bool = False
+    """Drafts are settled as records (marked `draft`) rather than left out: `import` writes
+    them as native drafts."""
+    status_hint: str = "'status_map' in this source's entry of site.yml"
+    """Where an unknown status is mapped to one, as the error about it says (`{written}`
+    stands for the status as written)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,11 @@
-"""What `init --from` and `import` print: each folder found, every guess, what `check` says."""
+"""What `init --from` and `import` print: every guess, the files left out, what `check` says."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from site_builder.archive.foreign import read_source
+from site_builder.archive.foreign import read_source, skipped_files
+from site_builder.archive.formats.files import Skipped
 from site_builder.base.findings import Finding
 from site_builder.base.words import plural
 from site_builder.config.site import SiteConfig, load_config
@@ -25,6 +26,14 @@ def record_guesses(config: SiteConfig) -> list[str]:
             where = item.record.rel_path
             lines.extend(f"{where}: {guess}" for guess in item.guesses)
     return lines
+
+
+def left_out(config: SiteConfig) -> list[Skipped]:
+    """The files of the archive's foreign folders that are not published as records, each
+    with why (templates, pages, excluded files, drafts): what `build -v` lists too."""
+    roots, _ = content_roots(config)
+    return [item for root in roots if root.foreign is not None
+            for item in skipped_files(config, root)]
 
 
 def check_summary(root: Path) -> tuple[list[Finding], str]:

@@ -2,16 +2,18 @@
 native files under `content/P/T/`.
 
 The folder is read exactly as a `format` source reads it in place, so the native
-result has the same titles, statuses, dates and lineage. Files named by date (Log4brains) or
-whose number is taken get the next numbers in date order; links between the imported files
-are rewritten to their new names, other relative links to the same files from the new folder.
-Nothing is written until every file is known to be writable.
+result has the same titles, statuses, dates and lineage; the status aliases and default
+status are the ones of the source's entry in site.yml when it has one, and those given on the
+command line. Files named by date (Log4brains) or whose number is taken get the next numbers
+in date order; drafts are imported as drafts (`draft: true`). Links are rewritten by
+`import_links` (records to their new names, attachments copied beside them, other files of the
+repository to its web address). Nothing is written until every file is known to be writable.
 """
 
 from __future__ import annotations
 
-import os
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,27 +22,30 @@ import yaml
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.foreign import KEPT_FIELDS, link_references, read_source
-from site_builder.archive.links import is_local, local_path, split_target
 from site_builder.archive.origins import ContentRoot, Foreign
 from site_builder.archive.records import FILE_NAME, Record
+from site_builder.authoring.import_links import relinker
 from site_builder.authoring.new import slugify
 from site_builder.base.findings import Finding
+from site_builder.base.words import plural
 from site_builder.config.site import SiteConfig
+from site_builder.config.source_formats import status_key
 
 
 @dataclass(slots=True)
 class Plan:
-    """The files an import writes (path → text), the problems that stop it, and its report."""
+    """The files an import writes (path → text), the attachments it copies (new path →
+    file), the problems that stop it, and its report."""
 
     files: dict[Path, str] = field(default_factory=dict)
+    copies: dict[Path, Path] = field(default_factory=dict)
     problems: list[Finding] = field(default_factory=list)
     report: list[str] = field(default_factory=list)
 
 
 _PREFIX = re.compile(r"^\d+[-_]")
-# A link's target: inline `](target` (groups 1, 2) or a definition `[x]: target` (3, 4).
-_LINK_TARGET = re.compile(r"(\]\(\s*<?)([^)\s>]+)"
-                          r"|(^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*<?)(\S+?)(?=>?(?:\s|$))", re.MULTILINE)
+# Where an import's unknown statuses are mapped, as the error about one says.
+_STATUS_HINT = "--status-map '{written}=STATUS'"
 
 
 def _numbers(folder: Path) -> set[int]:
@@ -101,29 +106,30 @@ def _front(record: Record, archive: Archive, new_ids: dict[str, str], kept: set[
     return data
 
 
-def _body(record: Record, new_paths: dict[str, Path], target: Path) -> str:
-    """The body with every relative link pointing at the same file from `target`'s folder:
-    links to imported records at their new names."""
-    def rewrite(match: re.Match[str]) -> str:
-        lead, written = (match.group(1), match.group(2)) if match.group(1) else (
-            match.group(3), match.group(4))
-        if not is_local(written):
-            return match.group(0)
-        path = local_path(record.path, written)
-        _, suffix = split_target(written)
-        moved = new_paths.get(str(path))
-        new = os.path.relpath(moved if moved is not None else path, target.parent)
-        return lead + Path(new).as_posix() + suffix
+def import_foreign(config: SiteConfig, src: Path, project: str | None, type_name: str | None,
+                   fmt: str | None, status_map: dict[str, str], default_status: str | None,
+                   ) -> Foreign | None:
+    """How importing `src` reads it: as the site.yml entry naming that folder says, if any
+    (its format, project, type, default status and status aliases), with the command line's
+    choices over it; drafts kept. None when no project is given or declared."""
+    spec = next((s for s in config.sources if s.format and s.path
+                 and (config.root / s.path).resolve() == src.resolve()), None)
+    project = project or (spec.project if spec else None)
+    if project is None:
+        return None
+    mapping = dict(spec.status_map) if spec else {}
+    mapping |= {status_key(key): value.strip() for key, value in status_map.items()}
+    return Foreign(fmt or (spec.format if spec else None) or "auto", project,
+                   type_name or (spec.type if spec else "adr"),
+                   default_status or (spec.default_status if spec else "accepted"),
+                   tuple(sorted(mapping.items())), drafts=True, status_hint=_STATUS_HINT)
 
-    return _LINK_TARGET.sub(rewrite, record.body)
 
-
-def plan_import(config: SiteConfig, src: Path, project: str, type_name: str,
-                fmt: str) -> Plan:
-    """What importing `src` into `content/<project>/<type_name>/` writes and reports."""
+def plan_import(config: SiteConfig, src: Path, foreign: Foreign) -> Plan:
+    """What importing `src` into `content/<project>/<type>/`, read as `foreign` says,
+    writes and reports."""
     plan = Plan()
-    content = ContentRoot(src.resolve(), f"import {src}",
-                          foreign=Foreign(fmt, project, type_name))
+    content = ContentRoot(src.resolve(), f"import {src}", foreign=foreign)
     settled = read_source(config, content)
     for item in settled:
         plan.problems.extend(f for f in item.findings if f.level == "error")
@@ -132,44 +138,67 @@ def plan_import(config: SiteConfig, src: Path, project: str, type_name: str,
         plan.problems.append(Finding(src, 1, "error", f"{src} holds no record to import"))
     if plan.problems:
         return plan
+    project, type_name = foreign.project, foreign.type
     folder = config.content_dir / project / type_name
     names = _names(records, folder)
     new_ids = {old: f"{project}/{type_name}/{name[:-3]}" for old, name in names.items()}
-    new_paths = {str(r.path): folder / names[r.id] for r in records}
-    project_file = config.content_dir / project / "_project.yml"
-    kept = {f.name for f in config.fields}
-    used = {name for r in records for name, _ in r.fields}
-    extra = [f for f in KEPT_FIELDS if f.name in used and f.name not in kept]
-    if extra and not project_file.exists():
-        plan.files[project_file] = yaml.safe_dump({"name": project, "fields": [
-            {"name": f.name, "type": f.type, "label": f.label} for f in extra]},
-            sort_keys=False)
-        kept |= {f.name for f in extra}
-    elif extra:
-        plan.report.append(f"not kept: {', '.join(f.name for f in extra)} (declare them as "
-                           f"list fields in {project_file} to keep them)")
+    links = relinker(src.resolve(), folder, {str(r.path): folder / names[r.id] for r in records},
+                     config.root.resolve(), config.repository_url)
+    kept = _kept_fields(config, records, plan)
     archive = Archive(config, {}, records)
-    guesses = {str(item.record.path): item.guesses for item in settled if item.record}
+    by_path = {str(item.record.path): item for item in settled if item.record}
     for record in sorted(records, key=lambda r: names[r.id]):
         target = folder / names[record.id]
         plan.report.append(f"{record.path.name} → {target.relative_to(config.root).as_posix()}")
-        front = yaml.safe_dump(_front(record, archive, new_ids, kept, plan.report),
-                               sort_keys=False, allow_unicode=True, width=1000)
-        plan.files[target] = f"---\n{front}---\n\n{_body(record, new_paths, target)}"
-        plan.report.extend(f"  guessed {g}" for g in guesses.get(str(record.path), ()))
-    clashes = [p for p in plan.files if p.exists() and p != project_file]
+        data = _front(record, archive, new_ids, kept, plan.report)
+        if by_path[str(record.path)].draft:
+            data["draft"] = True
+        front = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
+        plan.files[target] = f"---\n{front}---\n\n{links.body(record, target)}"
+        plan.report.extend(f"  guessed {g}" for g in by_path[str(record.path)].guesses)
+        plan.report.extend(links.report)  # what became of this record's links
+        links.report.clear()
+    plan.copies = links.copies
+    drafts = sum(1 for item in by_path.values() if item.draft)
+    if drafts:
+        plan.report.append(f"{plural(drafts, 'draft')} imported as drafts (draft: true)")
+    clashes = [p for p in [*plan.files, *plan.copies] if p.exists()
+               and p != config.content_dir / project / "_project.yml"]
     if clashes:
         plan.problems.append(Finding(clashes[0], 1, "error",
                                      f"{clashes[0]} already exists; nothing was written"))
     return plan
 
 
+def _kept_fields(config: SiteConfig, records: list[Record], plan: Plan) -> set[str]:
+    """The custom fields the imported records keep: the site's, plus MADR's `consulted` and
+    `informed` declared in a new `_project.yml` (planned here) when the project has none."""
+    project_file = config.content_dir / records[0].project / "_project.yml"
+    kept = {f.name for f in config.fields}
+    used = {name for r in records for name, _ in r.fields}
+    extra = [f for f in KEPT_FIELDS if f.name in used and f.name not in kept]
+    if extra and not project_file.exists():
+        plan.files[project_file] = yaml.safe_dump({"name": records[0].project, "fields": [
+            {"name": f.name, "type": f.type, "label": f.label} for f in extra]},
+            sort_keys=False)
+        kept |= {f.name for f in extra}
+    elif extra:
+        plan.report.append(f"not kept: {', '.join(f.name for f in extra)} (declare them as "
+                           f"list fields in {project_file} to keep them)")
+    return kept
+
+
 def write_plan(plan: Plan) -> list[Path]:
-    """Write the planned files (none exists yet) and return them."""
+    """Write the planned files and copies (none exists yet) and return them."""
     written = []
     for path, text in plan.files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "x", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
+        written.append(path)
+    for path, original in plan.copies.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(original, "rb") as source, open(path, "xb") as handle:
+            shutil.copyfileobj(source, handle)
         written.append(path)
     return written

@@ -6,12 +6,12 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from site_builder.authoring.origin import Install, running_install
+from site_builder.authoring.origin import HOME, Install, running_install
 from site_builder.config.site import CONFIG_FILE
 from site_builder.errors import SiteBuilderError
 
 # Where `init` points people for every key of site.yml (generated from the key tables of config/).
-REFERENCE_URL = "https://github.com/site-builder/site-builder/blob/main/docs/site-yml.md"
+REFERENCE_URL = f"{HOME}/blob/main/docs/site-yml.md"
 # Folder names that say what the folder holds rather than whose it is: `init` names the
 # archive after the folder above (`acme/decisions` → "Acme decisions").
 _GENERIC_NAMES = frozenset({"adr", "adrs", "decisions", "decision-records", "docs", "records",

@@ -15,6 +15,9 @@ def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p.add_argument("dir", nargs="?", help="folder to create it in (default: --root, else here)")
     p.add_argument("--from", dest="from_dir", metavar="DIR",
                    help="adopt the decision folders of the repository at DIR, in place")
+    p.add_argument("--folder", dest="folders", action="append", default=[], metavar="PATH",
+                   help="with --from: adopt this folder (relative to DIR) instead of "
+                   "searching for them; repeatable")
     p.set_defaults(func=cmd_init)
 
 
@@ -22,7 +25,9 @@ def cmd_init(args: argparse.Namespace) -> int:
     if args.from_dir is not None:
         if args.dir is not None:
             raise UsageError("init takes a folder or --from DIR, not both")
-        return cmd_adopt(Path(args.from_dir))
+        return cmd_adopt(Path(args.from_dir), tuple(args.folders))
+    if args.folders:
+        raise UsageError("--folder names a folder to adopt: use it with --from DIR")
     from site_builder.authoring.scaffold import ScaffoldError, init_archive
 
     folder = Path(args.dir or args.root or ".").resolve()
@@ -38,25 +43,29 @@ def cmd_init(args: argparse.Namespace) -> int:
     return OK
 
 
-def cmd_adopt(repo: Path) -> int:
-    """`init --from DIR`: print the folders found, what was written, every guess, and
-    whether `check` passes on it."""
+def cmd_adopt(repo: Path, folders: tuple[str, ...] = ()) -> int:
+    """`init --from DIR`: print the folders found, the files left out, what was written,
+    every guess, and whether `check` passes on it."""
     from site_builder.authoring.adopt import adopt
-    from site_builder.authoring.adopt_report import check_summary, record_guesses
+    from site_builder.authoring.adopt_report import check_summary, left_out, record_guesses
     from site_builder.authoring.scaffold import ScaffoldError
     from site_builder.config.site import load_config
 
     try:
-        adoption = adopt(repo)
+        adoption = adopt(repo, folders)
     except ScaffoldError as exc:
         fail(str(exc))
         return USAGE
     for folder in adoption.folders:
         print(f"found {folder.path}: format {folder.format}, project {folder.project} "
               f"({folder.why})")
+    for note in adoption.notes:
+        print(f"note: {note}")
+    config, _ = load_config(repo)
+    for skipped in left_out(config) if config is not None else []:
+        print(f"skipped {skipped.line()}")
     for path in adoption.written:
         print(f"wrote {path}")
-    config, _ = load_config(repo)
     guesses = adoption.guesses + (record_guesses(config) if config is not None else [])
     for guess in guesses:
         print(f"guessed {guess}")

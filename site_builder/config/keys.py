@@ -117,12 +117,17 @@ SOURCE = Table("sources entry", "each item of `sources`; exactly one of `path` a
         "https://github.com/acme/payments/edit/main/docs/decisions/{path}"),
 ))
 
+# The `format:` values a source may take: one per reader module of archive/formats, which
+# declares the same name (its registry checks the two agree). Plain data here, so that
+# config can check a value without importing a reader.
+FORMAT_NAMES = ("nygard", "madr", "log4brains", "auto")
+
 SOURCE_FORMAT = Table(
     "sources entry in another tool's format",
     "keys a `path` source adds to read a flat folder of adr-tools, MADR or Log4brains "
     "records in place", (
-        Key("format", "nygard, madr, log4brains or auto", None, "The folder's record format; "
-            "auto decides per file.", "nygard"),
+        Key("format", f"{', '.join(FORMAT_NAMES[:-1])} or {FORMAT_NAMES[-1]}", None,
+            "The folder's record format; auto decides per file.", "nygard"),
         Key("project", "folder name", REQUIRED, "The project the records belong to "
             "(required with `format`).", "platform"),
         Key("type", "folder name", "adr", "The record type of the records.", "adr"),

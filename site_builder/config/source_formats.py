@@ -1,10 +1,10 @@
 """The keys of a `sources:` entry kept in another tool's format.
 
-`format` (nygard, madr, log4brains, auto), `project` (required with it), `type` (default
-adr), `default_status` (default accepted), `status_map` (extra aliases, keys normalised like
-statuses), `exclude` (globs of files that are no records) and `strict` (what the folder's own
-tool accepts is an error here too). Kept apart from config/site.py, which reads the rest of
-site.yml.
+`format` (one of `FORMATS`, the names the readers of archive/formats declare), `project`
+(required with it), `type` (default adr), `default_status` (default accepted), `status_map`
+(extra aliases, keys normalised like statuses), `exclude` (globs of files that are no
+records) and `strict` (what the folder's own tool accepts is an error here too). Kept apart
+from config/site.py, which reads the rest of site.yml.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from site_builder.config.keys import SOURCE_FORMAT
+from site_builder.config.keys import FORMAT_NAMES, SOURCE_FORMAT
 from site_builder.config.values import Status
 
 __all__ = ["FORMATS", "FORMAT_KEYS", "UNKNOWN_STATUS", "format_keys", "format_status_problems",
            "status_key", "with_unknown_status"]
 
 FORMAT_KEYS = SOURCE_FORMAT.names
-FORMATS = ("nygard", "madr", "log4brains", "auto")
+FORMATS = FORMAT_NAMES
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 # What a record of such a folder is published as when its status has no known word.
 UNKNOWN_STATUS = Status("unknown", label="Unknown", description=(

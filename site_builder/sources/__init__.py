@@ -4,6 +4,7 @@
 - `load.py`      the archive of a root: its config, its content roots, the loader
 - `checkouts.py` the cache of `repo:` sources under `.site-builder/sources/`
 - `git.py`       the system git, the only code that touches the network
+- `browse.py`    a checkout's web address: its remote as https, its default branch
 - `update.py`    `site-builder sources update`: fetch every repo again, report what changed
 
 `resolve` turns site.yml's `content` and `sources` into the content roots that

@@ -11,8 +11,10 @@ from site_builder.archive.formats import auto, log4brains, madr, nygard
 from site_builder.archive.formats.settle import FileFacts, Folder, date_of, settle, status_of
 from site_builder.archive.origins import Foreign
 from site_builder.config.site import DEFAULT_STATUSES
+from site_builder.config.source_formats import UNKNOWN_STATUS
 
-STATUSES = frozenset(s.name for s in DEFAULT_STATUSES)
+# The statuses of a site with a source in another tool's format (load_config adds `unknown`).
+STATUSES = frozenset(s.name for s in (*DEFAULT_STATUSES, UNKNOWN_STATUS))
 FOLDER = Folder(Foreign("nygard", "tools", status_map=(("partly superseded", "superseded"),)),
                 STATUSES)
 
@@ -200,3 +202,17 @@ def test_a_title_written_twice_is_said_once() -> None:
                          "Accepted\n\n## Context\n\nWhy.\n")
     assert fields.values["title"].text == "Use X"
     assert "Use X" not in fields.body and fields.values["date"].line == 5
+
+
+def test_an_unknown_status_is_an_error_where_the_site_cannot_publish_unknown() -> None:
+    # A native archive `import` writes into has no `unknown` status: such a record has none
+    # it could be published with, and the hint says where to map it.
+    folder = Folder(Foreign("nygard", "tools", status_hint="--status-map '{written}=STATUS'"),
+                    frozenset(s.name for s in DEFAULT_STATUSES))
+    facts = FileFacts(Path("/a/0002-x.md"), "0002-x.md", "0002-x", "0002")
+    result = settle(nygard.read("# 1. X\n\nDate: 2020-01-01\n\n## Status\n\nUnheard of\n"),
+                    facts, folder)
+    [finding] = result.findings
+    assert finding.level == "error"
+    assert "--status-map 'Unheard of=STATUS'" in finding.message
+    assert "published as" not in finding.message

@@ -3,6 +3,9 @@
 - `nygard.py`     adr-tools records: `# N. Title`, `Date:`, a `Status` section
 - `madr.py`       MADR: 2.x list items under the H1, 3.x/4.x YAML front matter
 - `log4brains.py` Log4brains: `YYYYMMDD-slug.md`, MADR 2 items, relations under `## Links`
+- `declared.py`   what a reader declares about itself (`FORMAT`): its name, how it
+                  recognises a file, where its tool keeps records
+- `registry.py`   the declared formats collected once: `format:` values, `auto`, `init --from`
 - `auto.py`       `format: auto`: each file read by the reader its layout asks for
 - `front.py`      front matter in another tool's format → Fields
 - `text.py`       line-level reading the readers share: H1, items, sections, relations
@@ -15,12 +18,6 @@
 
 from __future__ import annotations
 
-from site_builder.archive.formats import auto, log4brains, madr, nygard
-from site_builder.archive.formats.auto import Reader
 from site_builder.archive.formats.files import Skipped, is_record_name
 
-__all__ = ["READERS", "Reader", "Skipped", "is_record_name"]
-
-READERS: dict[str, Reader] = {
-    "nygard": nygard.read, "madr": madr.read, "log4brains": log4brains.read, "auto": auto.read,
-}
+__all__ = ["Skipped", "is_record_name"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,6 +77,16 @@ def content_reason(name: str, fields: Fields) -> str | None:
     if not is_numbered(name) and "status" not in fields.values:
         return "a page, not a record (no number or date in its name, and no status)"
     return None
+
+
+def file_reason(name: str, text: str, read: Callable[[str], Fields],
+                exclude: tuple[str, ...] = ()) -> str | None:
+    """Why the file `name` holding `text` is no record, by its name and then by its fields
+    as `read` finds them; None when it is one. (A folder that is read caches the fields, so
+    it asks `name_reason` and `content_reason` itself, the same two questions.)"""
+    if not is_candidate(name):
+        return "not a Markdown file of its own ('_' or '.' first)"
+    return name_reason(name, exclude) or content_reason(name, read(text))
 
 
 def is_record_name(name: str) -> bool:

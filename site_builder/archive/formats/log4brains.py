@@ -18,6 +18,9 @@ record is not published; no H1 means no title (the stem in words is used).
 
 from __future__ import annotations
 
+import re
+
+from site_builder.archive.formats.declared import Format, status_item
 from site_builder.archive.formats.fields import Fields
 from site_builder.archive.formats.front import read_front
 from site_builder.archive.formats.nygard import read_layout
@@ -29,3 +32,9 @@ def read(text: str, custom: frozenset[str] = frozenset()) -> Fields:
     body, first = read_front(text, fields, custom)
     read_layout(body, first, fields, links_section=True)
     return fields
+
+
+# Log4brains names files by date; MADR 2 files have the same items but a number.
+FORMAT = Format("log4brains", read, recognises=status_item, rank=10,
+                file_names=re.compile(r"^\d{8}-"), folders=("docs/adr",),
+                layout="date-named files with '- Status:' items")

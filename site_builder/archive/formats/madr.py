@@ -12,6 +12,7 @@ MADR 3/4 front matter keys: `status`, `date`, `deciders` (4.x: `decision-makers`
 
 from __future__ import annotations
 
+from site_builder.archive.formats.declared import Format, front_matter_status, status_item
 from site_builder.archive.formats.fields import Fields
 from site_builder.archive.formats.front import read_front
 from site_builder.archive.formats.nygard import read_layout
@@ -23,3 +24,13 @@ def read(text: str, custom: frozenset[str] = frozenset()) -> Fields:
     body, first = read_front(text, fields, custom)
     read_layout(body, first, fields, links_section=True)
     return fields
+
+
+def recognises(text: str) -> bool:
+    """True for MADR 3/4 front matter with a status, or MADR 2 `* Status:` items."""
+    return front_matter_status(text) or status_item(text)
+
+
+FORMAT = Format("madr", read, recognises=recognises, rank=20,
+                folders=("docs/decisions", "docs/adr"),
+                layout="MADR 2 items or MADR 3/4 front matter")

@@ -18,6 +18,7 @@ spellings of supersede, `Amends`, any `<Verb> [N. Title](file)` of `adr link`).
 from __future__ import annotations
 
 from site_builder.archive.formats import text as lines_of
+from site_builder.archive.formats.declared import Format, status_section_or_date
 from site_builder.archive.formats.fields import Fields
 from site_builder.archive.formats.front import read_front
 
@@ -28,6 +29,11 @@ def read(text: str, custom: frozenset[str] = frozenset()) -> Fields:
     body, first = read_front(text, fields, custom)
     read_layout(body, first, fields, links_section=False)
     return fields
+
+
+FORMAT = Format("nygard", read, recognises=status_section_or_date, rank=30,
+                folders=("doc/adr", "docs/adr", "docs/architecture/decisions"),
+                layout="a Status section (adr-tools)", fallback=True)
 
 
 def read_layout(body: str, first: int, fields: Fields, links_section: bool) -> None:

@@ -22,7 +22,8 @@ _TITLE_HINT = re.compile(r"^(?:\[[^\]]*\]|\{[^}]*\}|<[^>]*>|(?:number\.?\s*)?tit
                          re.IGNORECASE)
 # `xxxx-`, `nnnn-`, `NNNN-`: a number not yet given.
 _UNNUMBERED = re.compile(r"^(?:x{3,}|n{3,}|#{3,})[-_.]", re.IGNORECASE)
-_NUMBERED = re.compile(r"^\d")
+# A record's name: a number or a date first, perhaps after a short prefix (`adr-007-…`).
+_NUMBERED = re.compile(r"^(?:[A-Za-z]{1,5}[-_])?\d{1,8}(?=[-_.]|$)")
 _ZERO = re.compile(r"^0+[-_.]")
 
 
@@ -61,5 +62,6 @@ def template_reason(name: str, fields: Fields) -> str | None:
 
 
 def is_numbered(name: str) -> bool:
-    """True for a file name that starts with a number or a YYYYMMDD date."""
+    """True for a file name that starts with a number or a YYYYMMDD date, perhaps after a
+    short prefix (`0007-use-go.md`, `ADR-0006-use-zio.md`, `20201028-use-rest.md`)."""
     return bool(_NUMBERED.match(name))

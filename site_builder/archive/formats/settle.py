@@ -70,6 +70,8 @@ class Settled:
     record: Record | None
     findings: list[Finding]
     guesses: list[str]
+    draft: bool = False
+    """The record is a draft (only when the folder's `Foreign.drafts` keeps drafts)."""
 
 
 def status_of(written: str, folder: Folder) -> tuple[str | None, str, str | None]:
@@ -134,11 +136,14 @@ def settle(fields: Fields, facts: FileFacts, folder: Folder) -> Settled:
         out.findings.append(Finding(facts.path, values[key].line if key in values else 1,
                                     level, message))
 
-    if values.get("draft") and values["draft"].text is True:
+    out.draft = bool(values.get("draft") and values["draft"].text is True)
+    if out.draft and not folder.foreign.drafts:
         return Settled(None, [], [])
     status, note = _status(values, folder, out, problem)
     if status == "draft":
-        return Settled(None, [], [])
+        if not folder.foreign.drafts:
+            return Settled(None, [], [])
+        out.draft, status = True, _draft_status(folder, out)
     title = _title(values, facts, folder, out, problem)
     date = _record_date(values, facts, folder, out, problem)
     description = values["description"].text if "description" in values else None
@@ -214,14 +219,25 @@ def _status(values: dict[str, Any], folder: Folder, out: Settled,
         return default, ""
     status, note, guess = status_of(written, folder)
     if status is None:
-        problem(folder.level, f"unknown status {written!r}: published as 'unknown', shown as "
-                              "written; map it to one of "
-                              f"{', '.join(sorted(folder.statuses - {UNKNOWN}))} with "
-                              "'status_map' in this source's entry of site.yml", "status")
+        # Where the site has no `unknown` status (a native archive `import` writes into),
+        # such a record could not be published at all.
+        publishable = UNKNOWN in folder.statuses
+        shown = "published as 'unknown', shown as written" if publishable else "not publishable"
+        problem(folder.level if publishable else "error",
+                f"unknown status {written!r}: {shown}; map it to one of "
+                f"{', '.join(sorted(folder.statuses - {UNKNOWN}))} with "
+                f"{folder.foreign.status_hint.format(written=written)}", "status")
         return UNKNOWN, written
     if guess:
         out.guesses.append(guess)
     return status, note
+
+
+def _draft_status(folder: Folder, out: Settled) -> str:
+    """The status a kept draft is given: `proposed` when the site has it, else the default."""
+    status = "proposed" if "proposed" in folder.statuses else folder.foreign.default_status
+    out.guesses.append(f"status 'draft' kept as a draft with status {status}")
+    return status
 
 
 def _record_date(values: dict[str, Any], facts: FileFacts, folder: Folder, out: Settled,
