@@ -11,6 +11,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from site_builder import yamlfile
+from site_builder.config_citations import parse_citations
 from site_builder.config_keys import FIELD, REVIEW, SITE, SOURCE, STATUS
 from site_builder.config_values import (
     CONFIG_FILE,
@@ -339,6 +340,7 @@ def load_config(root: Path) -> tuple[SiteConfig | None, list[Finding]]:
         sources=_parse_sources(data.get("sources"), checker),
         repo_url=_string(data, "repo_url", checker, None),
         markdown=_markdown(data, checker),
+        citations=parse_citations(data.get("citations"), checker),
     )
     names = {status.name for status in config.statuses}
     for spec in config.sources:

@@ -98,6 +98,19 @@ SITE = Table("site.yml", "the archive root, beside `content/`", (
     Key("sources", "list of sources (below)", None, "Records kept outside `content`: a "
         "folder read in place or a git repository cloned into `.site-builder/sources/`.",
         "[{path: ../platform/decisions}]", shown_default="none"),
+    Key("citations", "`true`, `false` or a mapping (below)", True, "Find the records that "
+        "the code of the repository holding the archive cites (refs such as `SRE-ADR-0001`, "
+        "links to a record's page or file): each record page lists where, decisions.json and "
+        "the tools give `citedBy`, and `check` warns where code cites a superseded, rejected "
+        "or missing record. `false` turns it off.", "{exclude: [\"tests/**\"]}"),
+))
+
+CITATIONS = Table("citations", "the `citations` mapping; globs as in `affects`, relative to "
+                  "the repository root", (
+    Key("include", "list of globs", None, "Only tracked files matching one of these are read.",
+        "[\"src/**\", \"Makefile\"]", shown_default="every tracked file"),
+    Key("exclude", "list of globs", None, "Tracked files matching one of these are not read.",
+        "[\"tests/**\", \"*.lock\"]", shown_default="none"),
 ))
 
 STATUS = Table("statuses entry", "each item of `statuses`", (
@@ -179,4 +192,4 @@ PROJECT = Table("_project.yml", "`content/<project>/_project.yml`, or in the fol
         "records only.", "[{name: slo, type: number, unit: '%'}]", shown_default="none"),
 ))
 
-TABLES = (SITE, STATUS, FIELD, REVIEW, SOURCE, SOURCE_FORMAT, PROJECT)
+TABLES = (SITE, STATUS, FIELD, REVIEW, CITATIONS, SOURCE, SOURCE_FORMAT, PROJECT)

@@ -22,6 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("site_builder", "site_builder.confined", "site_builder.validate", "site_builder.site_paths",
      "site_builder.yaml_subset", "site_builder.yamlfile", "site_builder.config_keys",
      "site_builder.source_formats", "site_builder.config", "site_builder.config_values",
+     "site_builder.config_citations",
      "site_builder.progress",
      "site_builder.findings", "site_builder.words",
      "site_builder.gfm"),
