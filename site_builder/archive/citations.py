@@ -9,8 +9,8 @@ A mention names a record when it is
   `build/adr/4`), or that ends with the record file's path (a record kept in another tool's
   format: `doc/adr/0004-x.md`).
 The folders records are read from (`content`, each source's), the built output and
-`.site-builder/` are never read for citations: a record naming another is lineage or a link,
-not a citation.
+`.site-builder/` are never read for citations (codescan.py leaves them out): a record naming
+another is lineage or a link, not a citation.
 
 `check` warns at the code's line about a cited record that is superseded (naming the one
 that replaced it), one whose status is neither in force nor open (rejected, deprecated), and a
@@ -43,7 +43,6 @@ class _Names:
         self.shorts: dict[tuple[str, int], list[str]] = {}
         self.files: dict[str, str] = {}
         self.folders = {f"{r.project}/{r.type}".lower() for r in archive.records}
-        self.own = tuple(sorted(_record_folders(archive, top)))
         for record in archive.records:
             if record.number.isdigit():
                 key = (record.type.lower(), int(record.number))
@@ -85,19 +84,6 @@ class _Names:
         return None, any(parent.lower() in self.folders for parent in parents)
 
 
-def _record_folders(archive: Archive, top: Path) -> set[str]:
-    """Repository-path prefixes of the folders records are read from (`content` and every
-    source's): nothing in them is code, drafts and templates included."""
-    folders = {archive.config.content_dir, *(r.content_folder for r in archive.records)}
-    out = set()
-    for folder in folders:
-        try:
-            out.add(folder.resolve().relative_to(top).as_posix().rstrip("/") + "/")
-        except (ValueError, OSError):
-            continue
-    return {"" if folder == "./" else folder for folder in out}
-
-
 def _file_names(record: Record, top: Path) -> list[str]:
     """The record file's path relative to the repository and to the archive root."""
     out = [] if record.rel_path.startswith("../") else [record.rel_path]
@@ -126,8 +112,6 @@ def cite(archive: Archive, scan: CodeScan) -> Citations:
     places: dict[str, set[Citation]] = {}
     findings: dict[tuple[str, int, str], Finding] = {}
     for path, found in scan.files.items():
-        if path.startswith(names.own):
-            continue
         for line, token in found:
             record, ours = names.path(token) if "/" in token else names.ref(token)
             where = scan.top / path

@@ -205,9 +205,12 @@ def scan(top: Path, cache_file: Path, wanted: Callable[[str], bool]) -> CodeScan
 
 
 def _outside(config: SiteConfig, top: Path) -> tuple[str, ...]:
-    """Repository-path prefixes never read: the built output and `.site-builder/`."""
+    """Repository-path prefixes never read: the folders records are read from (`content`
+    and every `path:` source; nothing in them is code, drafts and templates included), the
+    built output and `.site-builder/` (which holds the `repo:` sources)."""
     out = []
-    for folder in (config.output_dir, config.cache_dir):
+    sources = [config.root / spec.path for spec in config.sources if spec.path is not None]
+    for folder in (config.content_dir, *sources, config.output_dir, config.cache_dir):
         try:
             out.append(folder.resolve().relative_to(top).as_posix() + "/")
         except ValueError:

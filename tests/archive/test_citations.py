@@ -1,0 +1,124 @@
+"""Decisions cited in code: a real git repository whose files cite the archive's records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from site_builder import query
+from site_builder.archive import codescan
+from site_builder.archive.loader import LoaderCache
+from site_builder.sources.load import load_archive
+from tests.citing import CITED, MISSING, git, make_repository
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return make_repository(tmp_path / "shop")
+
+
+def places(found: list[tuple[str, int, str]], record_id: str) -> list[dict[str, object]]:
+    return [{"path": path, "line": line} for path, line, cited in sorted(found)
+            if cited == record_id]
+
+
+def test_every_record_knows_where_the_code_cites_it(root: Path):
+    archive = load_archive(root)
+    for record in archive.records:
+        assert query.get_record(archive, record.id)["citedBy"] == places(CITED, record.id)
+
+
+def test_binary_large_excluded_untracked_and_record_files_are_not_read(root: Path):
+    scan = load_archive(root).citations.scan
+    assert scan is not None and scan.top == root.parent.resolve()
+    assert set(scan.files) == {"decisions/README.md", "src/billing.py", "src/links.py"}
+
+
+def test_the_repository_is_found_above_the_archive(root: Path):
+    assert codescan.repository_of(root) == root.parent.resolve()
+    assert codescan.repository_of(root.parent.parent) is None  # no repository there
+
+
+def test_check_warns_at_the_codes_line(root: Path):
+    found = {(str(f.path.relative_to(root.parent)), f.line, f.message)
+             for f in load_archive(root).findings if "content" not in f.path.parts}
+    assert found == {
+        ("decisions/README.md", 1, "cites PAY-ADR-0001, superseded by PAY-ADR-0002 (Use Stripe)"),
+        ("src/billing.py", 2, "cites PAY-ADR-0003, which is rejected, not in force"),
+        ("src/billing.py", 3, "cites PAY-ADR-0001, superseded by PAY-ADR-0002 (Use Stripe)"),
+        ("src/links.py", 2, "cites PAY-ADR-0001, superseded by PAY-ADR-0002 (Use Stripe)"),
+        *((path, line, f"cites {token}, which names no record of this archive")
+          for path, line, token in MISSING)}
+    assert all(f.level == "warning" for f in load_archive(root).findings)
+
+
+def test_records_for_paths_says_how_each_record_was_found(root: Path):
+    archive = load_archive(root)
+    answer = query.records_for_paths(archive, ["src/billing.py"])
+    assert [(r["id"], r["via"]) for r in answer["current"]] == [
+        ("pay/adr/0002-use-stripe", ["affects", "cited"])]
+    assert [(r["id"], r["via"]) for r in answer["historical"]] == [
+        ("pay/adr/0003-use-bitcoin", ["cited"]), ("pay/adr/0001-old-gateway", ["cited"])]
+    assert answer["total"] == 3
+    folder = query.records_for_paths(archive, ["src/"])
+    assert folder["total"] == 4  # every record cited below src/, the open RFC historical
+    assert query.records_for_paths(archive, ["vendor/lib.py"])["total"] == 0
+
+
+def test_an_unchanged_repository_reads_no_blob_again(root: Path):
+    first = load_archive(root).citations.scan
+    # The three citing files, site.yml, the logo and big.txt: no record file.
+    assert first is not None and first.read == 6
+    again = load_archive(root, cache=LoaderCache()).citations.scan
+    assert again is not None and again.read == 0 and again.files == first.files
+
+
+def test_an_edited_file_is_read_from_the_work_tree(root: Path):
+    assert load_archive(root).citations.scan is not None  # the cache holds every blob
+    billing = root.parent / "src" / "billing.py"
+    billing.write_text("\n\n" + billing.read_text())  # two lines down, not staged
+    archive = load_archive(root, cache=LoaderCache())
+    assert archive.citations.scan is not None and archive.citations.scan.read == 1
+    cited = [c.line for c in archive.citations.of("pay/adr/0002-use-stripe")
+             if c.path == "src/billing.py"]
+    assert cited == [3]
+    git(root.parent, "rm", "-q", "-f", "src/billing.py")
+    gone = load_archive(root, cache=LoaderCache())
+    assert "src/billing.py" not in {c.path for c in gone.citations.of(
+        "pay/adr/0002-use-stripe")}
+
+
+def test_citations_false_turns_it_off(tmp_path: Path):
+    root = make_repository(tmp_path / "shop", citations="false")
+    archive = load_archive(root)
+    assert archive.citations.scan is None
+    assert query.get_record(archive, "PAY-ADR-0002")["citedBy"] == []
+    assert not (root / ".site-builder" / "cache" / codescan.CACHE_FILE).exists()
+
+
+def test_include_globs_narrow_what_is_read(tmp_path: Path):
+    root = make_repository(tmp_path / "shop", citations='{include: ["src/links.py"]}')
+    scan = load_archive(root).citations.scan
+    assert scan is not None and set(scan.files) == {"src/links.py"}
+
+
+def test_a_glob_that_cannot_be_matched_is_an_error_at_its_line(tmp_path: Path):
+    root = make_repository(tmp_path / "shop", citations='{exclude: ["[z-a]"]}')
+    errors = [f for f in load_archive(root).findings if f.level == "error"]
+    assert [(f.path.name, f.line) for f in errors] == [("site.yml", 4)]
+    assert "'[z-a]' cannot be used" in errors[0].message
+
+
+def test_outside_a_repository_nothing_is_cited(tmp_path: Path):
+    root = make_repository(tmp_path / "shop")
+    import shutil
+    shutil.rmtree(root.parent / ".git")
+    assert load_archive(root).citations.scan is None
+
+
+def test_mentions_are_found_in_bytes_with_their_lines():
+    data = b"x\n# BUILD-ADR-0004 and build/adr/0004-x/\nutf-8 UTF-8 col-12\n"
+    assert codescan.mentions(data) == ((2, "BUILD-ADR-0004"), (2, "build/adr/0004-x"),
+                                       (3, "UTF-8"))
+    assert codescan.mentions(b"\0BUILD-ADR-0004") == ()
