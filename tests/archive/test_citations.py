@@ -122,3 +122,12 @@ def test_mentions_are_found_in_bytes_with_their_lines():
     assert codescan.mentions(data) == ((2, "BUILD-ADR-0004"), (2, "build/adr/0004-x"),
                                        (3, "UTF-8"))
     assert codescan.mentions(b"\0BUILD-ADR-0004") == ()
+
+
+def test_a_file_not_checked_out_is_read_through_git(root: Path):
+    repo = root.parent
+    git(repo, "update-index", "--skip-worktree", "src/links.py")  # as a sparse checkout does
+    (repo / "src" / "links.py").unlink()
+    archive = load_archive(root)
+    assert ("src/links.py", 1) in {(c.path, c.line) for c in archive.citations.of(
+        "pay/adr/0002-use-stripe")}
