@@ -1,12 +1,12 @@
 """Which records the code cites: a scan of the repository (codescan.py) matched to an archive.
 
 A mention names a record when it is
-- a ref the archive's lookup knows (`BUILD-ADR-0004`, `build-adr-4`);
-- a short ref `<TYPE>-<N>` (`ADR-0012`) when exactly one project has a record of that type
+- a ref the archive's lookup knows (`SRE-ADR-0004`, `sre-adr-4`);
+- a short ref `<TYPE>-<N>` (`ADR-0004`) when exactly one project has a record of that type
   and number (two projects having one: it names neither);
 - a path whose last three segments are a record's id or short id (its page
-  `…/build/adr/0004-x/`, its `.md` copy, its file `content/build/adr/0004-x.md`,
-  `build/adr/4`), or that ends with the record file's path (a record kept in another tool's
+  `…/sre/adr/0004-x/`, its `.md` copy, its file `content/sre/adr/0004-x.md`,
+  `sre/adr/4`), or that ends with the record file's path (a record kept in another tool's
   format: `doc/adr/0004-x.md`).
 The folders records are read from (`content`, each source's), the built output and
 `.site-builder/` are never read for citations (codescan.py leaves them out): a record naming

@@ -5,8 +5,8 @@ The files are those git tracks (`git ls-files -s`, with each file's blob id from
 `git ls-files -m` names those edited since, which are known by the id of their work-tree
 bytes instead). A blob is read once, from the work tree (one that is not checked out, in a
 sparse checkout, through `git cat-file --batch`). Each is searched for refs ending in a number
-(`BUILD-ADR-0004`, `ADR-12`) and for paths whose last segment starts with a digit
-(`build/adr/0004-x/`, `content/build/adr/0004-x.md`), the shape of every record's page and
+(`SRE-ADR-0004`, `ADR-4`) and for paths whose last segment starts with a digit
+(`sre/adr/0004-x/`, `content/sre/adr/0004-x.md`), the shape of every record's page and
 file. What a blob mentions is kept by blob id in `.site-builder/cache/citations.json`, so an
 unchanged repository costs two git listings and one small file. Which record a mention names
 is citations.py's business: the scan knows no records, so a new record reads no blob again.
@@ -46,7 +46,7 @@ _MENTION = re.compile(
     rb"|\b[A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-\d{1,6}\b")
 
 Mention = tuple[int, str]
-"""(line, what is written there): a ref such as `BUILD-ADR-0004` or a path."""
+"""(line, what is written there): a ref such as `SRE-ADR-0004` or a path."""
 
 
 @dataclass(frozen=True, slots=True)

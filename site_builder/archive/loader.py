@@ -1,4 +1,5 @@
-"""Content folder (plus sources) → Archive; reparses only files whose size or mtime changed.
+"""Content folder (plus sources) → Archive; reparses only files whose size or mtime changed
+(BUILD-ADR-0010).
 
 This is the one loader: the site build, `check`, `serve` and the MCP server's local mode all
 read an archive through `load_archive`. It reads content roots (folders laid out like
