@@ -43,10 +43,11 @@ _WORDS = ("def", "return", "self", "value", "path", "record", "archive", "config
 
 def _code(rng: random.Random, index: int) -> str:
     """One file of plausible code, 2-8 KB; one in twenty cites a record."""
-    lines = []
-    size = rng.randint(2_000, 8_000)
-    while sum(len(line) + 1 for line in lines) < size:
+    lines: list[str] = []
+    size, written = rng.randint(2_000, 8_000), 0
+    while written < size:
         lines.append("    " * rng.randint(0, 3) + " ".join(rng.choices(_WORDS, k=10)))
+        written += len(lines[-1]) + 1
     if index % 20 == 0:
         number = index // 20 % RECORDS + 1
         lines.insert(rng.randint(0, len(lines)), rng.choice((

@@ -129,8 +129,11 @@ def cite(archive: Archive, scan: CodeScan) -> Citations:
 
 
 def _glob_problems(archive: Archive) -> Iterator[Finding]:
+    """An error at `citations` in site.yml for each glob that cannot be matched."""
     spec, config = archive.config.citations, archive.config
-    for pattern in (*spec.include, *spec.exclude) if spec is not None else ():
+    if spec is None:
+        return
+    for pattern in (*spec.include, *spec.exclude):
         reason = problem(pattern[1:] if pattern.startswith("!") else pattern)
         if reason is not None:
             yield Finding(config.path, spec.line, "error", f"citations glob {pattern!r} cannot "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from site_builder.archive import codescan
 from site_builder.archive.loader import LoaderCache
 from site_builder.sources.load import load_archive
 from tests.citing import CITED, MISSING, git, make_repository
+from tests.conftest import EXAMPLE_SITE, REPO
 
 
 @pytest.fixture
@@ -131,3 +133,26 @@ def test_a_file_not_checked_out_is_read_through_git(root: Path):
     archive = load_archive(root)
     assert ("src/links.py", 1) in {(c.path, c.line) for c in archive.citations.of(
         "pay/adr/0002-use-stripe")}
+
+
+def test_example_site_finds_the_citations_in_site_builders_own_code():
+    """example-site lives in a subfolder: its repository is this one, found from its root."""
+    archive = load_archive(EXAMPLE_SITE)
+    scan = archive.citations.scan
+    assert scan is not None and scan.top == REPO.resolve()
+    # Every line of site_builder/ that names a record's ref is one of its citations.
+    spec = archive.config.citations
+    assert spec is not None and spec.include  # example-site's site.yml narrows what is read
+    wanted = codescan.wanted_by(spec, ())
+    for record in archive.records:
+        expected = sorted(
+            (path.relative_to(REPO).as_posix(), number)
+            for path in (REPO / "site_builder").rglob("*.py")
+            if wanted(path.relative_to(REPO).as_posix())
+            for number, text in enumerate(path.read_text().splitlines(), start=1)
+            if re.search(rf"\b{record.ref}\b", text))
+        found = [(c.path, c.line) for c in archive.citations.of(record.id)
+                 if c.path.startswith("site_builder/")]
+        assert [place for place in found if place in expected] == expected, record.ref
+    assert archive.citations.of("build/adr/0022-body-cache-in-one-sqlite-file")
+    assert archive.citations.findings == ()  # `make check` stays clean under --strict
