@@ -156,3 +156,27 @@ def test_example_site_finds_the_citations_in_site_builders_own_code():
         assert [place for place in found if place in expected] == expected, record.ref
     assert archive.citations.of("build/adr/0022-body-cache-in-one-sqlite-file")
     assert archive.citations.findings == ()  # `make check` stays clean under --strict
+
+
+def test_a_record_kept_in_another_tools_format_is_cited_by_its_file(tmp_path: Path):
+    root = make_repository(tmp_path / "shop")
+    repo = root.parent
+    folder = root / "doc" / "adr"
+    folder.mkdir(parents=True)
+    (folder / "0001-record-decisions.md").write_text(
+        "# 1. Record decisions\n\nDate: 2026-01-02\n\n## Status\n\nAccepted\n\n"
+        "## Context\n\nSee PAY-ADR-0001.\n")
+    site = root / "site.yml"
+    site.write_text(site.read_text() + "sources:\n  - {path: doc/adr, format: nygard, "
+                                       "project: tools}\n")
+    (repo / "src" / "tools.py").write_text(
+        "# decisions/doc/adr/0001-record-decisions.md\n# pay/adr/2 and TOOLS-ADR-0001\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "tools")
+    archive = load_archive(root)
+    assert [(c.path, c.line) for c in archive.citations.of(
+        "tools/adr/0001-record-decisions")] == [("src/tools.py", 1), ("src/tools.py", 2)]
+    assert ("src/tools.py", 2) in {(c.path, c.line) for c in archive.citations.of(
+        "pay/adr/0002-use-stripe")}  # a short id as a path
+    scan = archive.citations.scan
+    assert scan is not None and not any(path.startswith("decisions/doc/") for path in scan.files)
