@@ -38,7 +38,8 @@ def fixture_archive(tmp_path: Path) -> Callable[[str], Path]:
 
     def copy(name: str) -> Path:
         target = tmp_path / name
-        shutil.copytree(FIXTURES / name, target)
+        # A fixture read in place inside this repository keeps a citations cache there.
+        shutil.copytree(FIXTURES / name, target, ignore=shutil.ignore_patterns(".site-builder"))
         return target
 
     return copy

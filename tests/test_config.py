@@ -15,6 +15,7 @@ from site_builder.config.site import (
     Status,
     load_config,
 )
+from site_builder.config.values import CitationsSpec
 
 
 def config_of(tmp_path: Path, text: str) -> tuple[SiteConfig | None, list[tuple[int, str]]]:
@@ -89,6 +90,13 @@ def test_every_key_as_written(tmp_path: Path) -> None:
                    dir="docs/decisions", line=19))
 
 
+def test_citations_are_on_unless_turned_off(tmp_path: Path) -> None:
+    assert config_of(tmp_path, "title: T\n")[0].citations == CitationsSpec()
+    assert config_of(tmp_path, "title: T\ncitations: false\n")[0].citations is None
+    narrowed = config_of(tmp_path, "title: T\ncitations:\n  include: src/**\n")[0].citations
+    assert narrowed == CitationsSpec(include=("src/**",), line=2)
+
+
 def test_the_config_is_frozen(tmp_path: Path) -> None:
     config, _ = config_of(tmp_path, SPEC_EXAMPLE)
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -151,6 +159,13 @@ def test_base_is_normalised(tmp_path: Path, base: str, normalised: str) -> None:
      [(2, "unknown key 'approvals' in 'review' (did you mean 'required_approvals'?)")]),
     ("title: T\nsources:\n  - {path: a, repo: b}\n",
      [(3, "every source needs exactly one of 'path' or 'repo'")]),
+    ("title: T\ncitations: 3\n", [(2, "'citations' must be true, false or a mapping such as "
+                                    "{exclude: [\"tests/**\"]}")]),
+    ("title: T\ncitations:\n  includ: [src]\n",
+     [(3, "unknown key 'includ' in 'citations' (did you mean 'include'?)")]),
+    ("title: T\ncitations: {exclude: 3}\n",
+     [(2, "'citations.exclude' must be a list of globs such as [\"src/**\"]")]),
+    ("title: T\ncitations: false\n", []),
     ("- a list\n", [(1, "site.yml must be a mapping of keys to values")]),
     ("title: T\n  bad: indent\n",
      [(2, "invalid YAML: mapping values are not allowed in this context")]),

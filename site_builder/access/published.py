@@ -22,6 +22,7 @@ from site_builder.access import jsonshape as shape
 from site_builder.access.jsonshape import PublishedError
 from site_builder.archive.affects import Affects
 from site_builder.archive.archive import Archive, Project
+from site_builder.archive.cited import Citation, Citations
 from site_builder.archive.origins import Source
 from site_builder.archive.records import FILE_NAME, Record
 from site_builder.archive.schedule import add_interval, parse_every
@@ -256,8 +257,17 @@ def archive_from_index(
         names = project_names() if project_names else {}
         projects = {r.project: Project(id=r.project, name=names.get(r.project, r.project))
                     for r in records}
+    cited = Citations({record.id: _cited_by(item)
+                       for record, item in zip(records, data["records"], strict=True)})
     return Archive(_config(data), projects, records, bodies=bodies,
-                   all_bodies=all_bodies)
+                   all_bodies=all_bodies, citations=lambda archive: cited)
+
+
+def _cited_by(item: dict[str, Any]) -> list[Citation]:
+    """A published record's `citedBy` (checked against the contract already): the places
+    the code of the site's repository cites it, which the site alone knows."""
+    return [Citation(place["path"], place["line"]) for place in item.get("citedBy") or ()
+            if "path" in place and "line" in place]
 
 
 def bad_patterns(archive: Archive) -> list[str]:

@@ -5,7 +5,8 @@ default), then revalidated with If-None-Match / If-Modified-Since, so an unchang
 decisions.json costs a 304 and no parsing. The site is not trusted: every request must be
 done within `timeout` seconds (10 by default) from connecting to the last byte, every file
 has a size limit that holds after each decoding layer (`site_builder.access.fetch`), and a
-redirect is followed only to the same origin, below the site's path, at most twice.
+redirect is followed only to the same origin, below the site's path, at most twice
+(AGENTS-ADR-0010: a published site is hostile input).
 `RemoteSource` turns decisions.json into an Archive (`site_builder.access.published`),
 reading bodies lazily: one `.md` copy for one record, and llms-full.txt, in one request,
 when a text search needs every body.

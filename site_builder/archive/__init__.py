@@ -19,5 +19,8 @@
 - `body_limits.py` bodies Python-Markdown cannot render in bounded time
 - `static.py`    the `static` folder: files copied to the output root
 - `project_file.py` `_project.yml`: a project's name, description, owners and fields
+- `codescan.py`  what the repository's tracked files mention, cached by blob id
+- `citations.py` those mentions matched to records: who cites what, and `check`'s warnings
+- `cited.py`     citations as values, from a scan or read back from decisions.json
 - `template.py`  the record `new` writes, and the placeholders `check` warns about
 """

@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 
 from site_builder.archive.bulk import paused_gc
+from site_builder.archive.cited import NO_CITATIONS, Citations
 from site_builder.archive.formats.files import Skipped
 from site_builder.archive.records import Record
 from site_builder.archive.schedule import add_interval, parse_every
@@ -108,6 +109,8 @@ class Archive:
     same record files (some of them edited), lends its lookup table instead of building one.
     `checks` finds the problems across records (`checks.cross_check`) when `findings` is read.
     `skipped` are the files of the records folders left out (drafts, templates, pages).
+    `citations` finds where the repository's code cites records (`citations.cite_code`, or
+    the published `citedBy`) when `citations` is first read.
     """
 
     def __init__(
@@ -121,10 +124,12 @@ class Archive:
         keys_from: Archive | None = None,
         checks: Callable[[Archive], Iterable[Finding]] | None = None,
         skipped: Iterable[Skipped] = (),
+        citations: Callable[[Archive], Citations] | None = None,
     ) -> None:
         self.config = config
         self.skipped: tuple[Skipped, ...] = tuple(skipped)
         self._checks = checks
+        self.cite = citations
         self.records: tuple[Record, ...] = tuple(
             sorted(records, key=lambda r: (-r.date.toordinal(), r.id)))
         self.projects: dict[str, Project] = dict(
@@ -158,6 +163,12 @@ class Archive:
             found = list(self._checks(self)) if self._checks is not None else []
         return tuple(sorted([*self._load_findings, *found],
                             key=lambda f: (str(f.path), f.line, f.message)))
+
+    @cached_property
+    def citations(self) -> Citations:
+        """Where the code cites each record; found on first use, so only what shows or checks
+        citations pays for reading the repository."""
+        return self.cite(self) if self.cite is not None else NO_CITATIONS
 
     @property
     def load_findings(self) -> tuple[Finding, ...]:

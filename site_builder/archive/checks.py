@@ -111,8 +111,9 @@ def _unreadable(archive: Archive) -> dict[str, Path]:
 
 def lineage_checks(archive: Archive) -> list[Finding]:
     """The problems of the archive as a whole: superseded records whose status still says
-    they are in force, supersede cycles, folder names that cannot be URL path segments, and
-    override files that may not be read (checked on every `serve` edit too: all are cheap)."""
+    they are in force, supersede cycles, folder names that cannot be URL path segments,
+    override files that may not be read, and code citing records not in force (checked on
+    every `serve` edit too: all are cheap, the citations matched from the scan made once)."""
     findings: list[Finding] = [*folder_checks(archive), *override_checks(archive.config.root)]
     for record in archive.records:
         successor = archive.superseded_by.get(record.id)
@@ -122,6 +123,8 @@ def lineage_checks(archive: Archive) -> list[Finding]:
                 f"status '{record.status}' says this record is in force, but {successor} "
                 "supersedes it (set status: superseded)"))
     findings.extend(_cycles(archive))
+    # Code citing records that are not in force: the archive as a whole, like lineage.
+    findings.extend(archive.citations.findings)
     return findings
 
 

@@ -1,4 +1,5 @@
-"""Content folder (plus sources) → Archive; reparses only files whose size or mtime changed.
+"""Content folder (plus sources) → Archive; reparses only files whose size or mtime changed
+(BUILD-ADR-0010).
 
 This is the one loader: the site build, `check`, `serve` and the MCP server's local mode all
 read an archive through `load_archive`. It reads content roots (folders laid out like
@@ -20,6 +21,7 @@ from site_builder.archive import foreign, scan
 from site_builder.archive.archive import Archive, Project
 from site_builder.archive.bulk import paused_gc
 from site_builder.archive.checks import cross_check
+from site_builder.archive.citations import cite_again, cite_code
 from site_builder.archive.formats.files import DRAFT, Skipped
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.project_file import (
@@ -125,7 +127,7 @@ def load_archive(
         if cache.last is not None and cache.last[0] == key and cache.last[1].config == config:
             return cache.last[1]
         archive = Archive(config, projects, records, findings, checks=cross_check,
-                          skipped=sorted(skipped, key=lambda s: s.rel_path))
+                          skipped=sorted(skipped, key=lambda s: s.rel_path), citations=cite_code)
     cache.last = (key, archive)
     return archive
 
@@ -388,4 +390,5 @@ def reload_records(archive: Archive, paths: Iterable[Path],
         records = [new.get(r.path, r) for r in archive.records] if new else archive.records
         findings = [f for f in archive.load_findings if f not in dropped] + added
         return Archive(config, archive.projects, records, findings, keys_from=archive,
-                       checks=cross_check, skipped=archive.skipped)
+                       checks=cross_check, skipped=archive.skipped,
+                       citations=cite_again(archive))

@@ -15,7 +15,7 @@ from site_builder.base.confined import MAX_RECORD_BYTES, Refused, read_regular
 from site_builder.base.findings import Finding
 from site_builder.text import yamlfile
 
-__all__ = ["Checker", "read_yaml_mapping"]
+__all__ = ["Checker", "read_yaml_mapping", "text_or_none"]
 
 
 class Checker:
@@ -45,6 +45,11 @@ class Checker:
             hint = difflib.get_close_matches(str(name), sorted(known), n=1)
             extra = f" (did you mean '{hint[0]}'?)" if hint else ""
             self.error(f"unknown key '{name}' in {where}{extra}", *path, str(name))
+
+
+def text_or_none(value: Any) -> str | None:
+    """`value` as a string, None staying None (labels, descriptions, source keys)."""
+    return None if value is None else str(value)
 
 
 def read_yaml_mapping(path: Path) -> tuple[dict[str, Any], Checker]:

@@ -67,6 +67,14 @@ class Table:
         raise KeyError(name)
 
 
+CITATIONS = Table("citations", "the `citations` mapping; globs as in `affects`, relative to "
+                  "the repository root", (
+    Key("include", "list of globs", None, "Only tracked files matching one of these are read.",
+        "[\"src/**\", \"Makefile\"]", shown_default="every tracked file"),
+    Key("exclude", "list of globs", None, "Tracked files matching one of these are not read.",
+        "[\"tests/**\", \"*.lock\"]", shown_default="none"),
+))
+
 STATUS = Table("statuses entry", "each item of `statuses`", (
     Key("name", "string", REQUIRED, "What records write in `status:`.", "accepted"),
     Key("open", "boolean", False, "Under discussion (\"proposed\"); decided means not open.",
@@ -157,4 +165,4 @@ PROJECT = Table("_project.yml", "`content/<project>/_project.yml`, or in the fol
 ))
 
 # The entries of site.yml and `_project.yml`; site.yml itself is `config.site.SITE`.
-ENTRY_TABLES = (STATUS, FIELD, REVIEW, SOURCE, SOURCE_FORMAT, PROJECT)
+ENTRY_TABLES = (STATUS, FIELD, REVIEW, CITATIONS, SOURCE, SOURCE_FORMAT, PROJECT)

@@ -4,28 +4,24 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import fields, replace
-from pathlib import Path, PurePosixPath
+from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
 from site_builder.base.findings import Finding
-from site_builder.config.checker import Checker, read_yaml_mapping
+from site_builder.config.checker import Checker, read_yaml_mapping, text_or_none
+from site_builder.config.citations import parse_citations
 from site_builder.config.keys import (
     ENTRY_TABLES,
     FIELD,
     REQUIRED,
     REVIEW,
-    SOURCE,
     STATUS,
     Key,
     Table,
 )
-from site_builder.config.source_formats import (
-    FORMAT_KEYS,
-    format_keys,
-    format_status_problems,
-    with_unknown_status,
-)
+from site_builder.config.source_formats import format_status_problems, with_unknown_status
+from site_builder.config.sources import parse_sources
 from site_builder.config.values import (
     CONFIG_FILE,
     DEFAULT_STATUSES,
@@ -54,12 +50,6 @@ BUILT_IN_KEYS = frozenset({
 # The entries' keys come from the tables of config/keys.py, which the reference is made of.
 _STATUS_KEYS = STATUS.names
 _FIELD_KEYS = FIELD.names
-_SOURCE_KEYS = SOURCE.names
-_SOURCE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-
-
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else str(value)
 
 
 def _flag(item: dict[str, Any], key: str, checker: Checker, *path: str | int) -> bool:
@@ -117,9 +107,9 @@ def parse_fields(raw: Any, checker: Checker, inherited: tuple[FieldDef, ...] = (
             checker.error(f"field '{name}' is declared twice", "fields", index, "name")
         taken.add(name)
         fields.append(FieldDef(
-            name=name, type=kind, label=_opt_str(item.get("label")),
+            name=name, type=kind, label=text_or_none(item.get("label")),
             values=tuple(str(v) for v in values) if isinstance(values, list) else (),
-            unit=_opt_str(item.get("unit")), description=_opt_str(item.get("description")),
+            unit=text_or_none(item.get("unit")), description=text_or_none(item.get("description")),
             required=_flag(item, "required", checker, "fields", index),
         ))
     return tuple(fields)
@@ -138,59 +128,10 @@ def _parse_statuses(raw: Any, checker: Checker) -> tuple[Status, ...]:
         statuses.append(Status(
             name=name, open=_flag(item, "open", checker, "statuses", index),
             current=_flag(item, "current", checker, "statuses", index),
-            label=_opt_str(item.get("label")), description=_opt_str(item.get("description")),
+            label=text_or_none(item.get("label")),
+            description=text_or_none(item.get("description")),
         ))
     return tuple(statuses) or DEFAULT_STATUSES
-
-
-def _parse_sources(raw: Any, checker: Checker) -> tuple[SourceSpec, ...]:
-    if raw is None:
-        return ()
-    if not isinstance(raw, list):
-        checker.error("'sources' must be a list", "sources")
-        return ()
-    specs: list[SourceSpec] = []
-    names: dict[str, int] = {}
-    for index, item in enumerate(raw):
-        line = checker.line_of("sources", index)
-        if not isinstance(item, dict) or ("path" in item) == ("repo" in item):
-            checker.error_at(line, "every source needs exactly one of 'path' or 'repo'")
-            continue
-        checker.unknown_keys(item, _SOURCE_KEYS | FORMAT_KEYS, "a source", "sources", index)
-        text = {k: _opt_str(item.get(k)) for k in _SOURCE_KEYS}
-        spec = SourceSpec(path=text["path"], repo=text["repo"], ref=text["ref"], dir=text["dir"],
-                          name=text["name"], edit_url=text["edit_url"], line=line)
-        problem = _source_problem(spec)
-        if problem is None and "format" in item:
-            keys, problem = format_keys(item)
-            spec = replace(spec, **keys)
-        if problem:
-            checker.error_at(line, problem)
-            continue
-        if spec.name is not None:
-            if spec.name in names:
-                checker.error_at(line, f"source name '{spec.name}' is already used by the "
-                                       f"source at line {names[spec.name]}")
-                continue
-            names[spec.name] = line
-        specs.append(spec)
-    return tuple(specs)
-
-
-def _source_problem(spec: SourceSpec) -> str | None:
-    """Why a `sources` entry cannot be used, or None when it can."""
-    if not (spec.path or spec.repo):
-        return "a source's 'path' or 'repo' must not be empty"
-    if spec.path is not None and (spec.ref is not None or spec.dir is not None):
-        return "'ref' and 'dir' only apply to a 'repo' source; a 'path' source is read as it is"
-    if spec.name is not None and not _SOURCE_NAME.match(spec.name):
-        return (f"source name '{spec.name}' must be letters, digits, '.', '_' or '-' "
-                "(it names the source's folder under .site-builder/sources/)")
-    if spec.dir is not None:
-        parts = PurePosixPath(spec.dir).parts
-        if spec.dir.startswith(("/", "\\")) or ".." in parts:
-            return f"'dir' must be a folder inside the repository, not '{spec.dir}'"
-    return None
 
 
 def _default(name: str) -> Any:
@@ -230,7 +171,7 @@ def _fields(data: dict[str, Any], checker: Checker, key: Key) -> tuple[FieldDef,
 
 
 def _sources(data: dict[str, Any], checker: Checker, key: Key) -> tuple[SourceSpec, ...]:
-    return _parse_sources(data.get(key.name), checker)
+    return parse_sources(data.get(key.name), checker)
 
 
 def _required_approvals(data: dict[str, Any], checker: Checker, key: Key) -> int | None:
@@ -344,6 +285,12 @@ SITE = Table("site.yml", "the archive root, beside `content/`", (
         "folder read in place or a git repository cloned into `.site-builder/sources/`.",
         "[{path: ../platform/decisions}]", shown_default="none",
         parse=_sources),
+    Key("citations", "`true`, `false` or a mapping (below)", None, "Find the records that "
+        "the code of the repository holding the archive cites (refs such as `SRE-ADR-0001`, "
+        "links to a record's page or file): each record page lists where, decisions.json and "
+        "the tools give `citedBy`, and `check` warns where code cites a superseded, rejected "
+        "or missing record. `false` turns it off.", "{exclude: [\"tests/**\"]}",
+        shown_default="`true`: every tracked file is read", parse=parse_citations),
 ))
 
 # The reference's tables, site.yml's first.

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CONFIG_FILE", "DEFAULT_STATUSES", "MARKDOWN_RENDERERS", "FieldDef", "SiteConfig",
-           "SourceSpec", "Status", "without_credentials"]
+__all__ = ["CONFIG_FILE", "DEFAULT_STATUSES", "MARKDOWN_RENDERERS", "CitationsSpec", "FieldDef",
+           "SiteConfig", "SourceSpec", "Status", "without_credentials"]
 
 CONFIG_FILE = "site.yml"
 # The body renderers `markdown:` may name (render/markdown/renderers.py), default first.
@@ -113,6 +113,18 @@ class SourceSpec:
         return str(self.path)
 
 
+@dataclass(frozen=True, slots=True)
+class CitationsSpec:
+    """`citations:` in site.yml: which tracked files of the archive's repository are read for
+    citations of records. `include` globs (empty: every tracked file) and `exclude` globs
+    are repository-relative and matched as `affects` patterns are; `line` is where the key
+    is in site.yml."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    line: int = 1
+
+
 def without_credentials(url: str) -> str:
     """`url` without a `user:token@` part, so a secret never reaches output or logs."""
     return re.sub(r"^([a-zA-Z][\w+.-]*://)[^/@]*@", r"\1", url)
@@ -136,6 +148,8 @@ class SiteConfig:
     required_approvals: int | None = None
     sources: tuple[SourceSpec, ...] = field(default=())
     repo_url: str | None = None
+    citations: CitationsSpec | None = CitationsSpec()
+    """None when `citations: false`; by default every tracked file is read."""
 
     @property
     def repository_url(self) -> str | None:

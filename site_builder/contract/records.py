@@ -122,6 +122,10 @@ RECORD: tuple[Key, ...] = (
     Key("affects", STRINGS),
     Key("source", nullable(strict({"location": STRING, "ref": nullable(STRING),
                                    "commit": nullable(STRING)}))),
+    Key("citedBy", {"type": "array", "description": "Where the repository's code cites the "
+                    "record, sorted", "items": strict({
+                        "path": {**STRING, "description": "Repository-relative file path"},
+                        "line": {"type": "integer", "minimum": 1}})}),
 )
 SUMMARY_KEYS: tuple[str, ...] = tuple(k.name for k in RECORD if k.summary)
 BODY = Key("body", {"type": "string", "description": "Markdown without front matter"})
@@ -226,6 +230,12 @@ PROJECT: Schema = strict({
     "fields": {"type": "array", "items": {"$ref": "#/$defs/field"}},
 })
 
+# How records_for_paths found a record: its `affects` match a path, code in the paths cites
+# it, or both (then both, in this order).
+VIA = ("affects", "cited")
+_VIA = summary_schema(via={"type": "array", "minItems": 1, "uniqueItems": True,
+                           "items": {"enum": list(VIA)}})
+
 # Each tool's answer; list items are record summaries with the keys the tool adds.
 OUTPUTS: dict[str, Schema] = {
     "list_projects": strict({"projects": {"type": "array", "items": PROJECT}}),
@@ -244,10 +254,8 @@ OUTPUTS: dict[str, Schema] = {
                                            rfcReview=_review_key("rfcReview"))),
     "records_for_paths": {"type": "object", "required": [*_PAGE, "current", "historical"],
                           "properties": {**_PAGE,
-                                         "current": {"type": "array",
-                                                     "items": summary_schema()},
-                                         "historical": {"type": "array",
-                                                        "items": summary_schema()}}},
+                                         "current": {"type": "array", "items": _VIA},
+                                         "historical": {"type": "array", "items": _VIA}}},
     "list_superseded": _page_of(summary_schema(chain={"type": "array",
                                                       "items": summary_schema()})),
 }

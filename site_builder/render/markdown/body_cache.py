@@ -1,4 +1,5 @@
-"""Rendered bodies on disk: one SQLite database under `<root>/.site-builder/cache/`.
+"""Rendered bodies on disk: one SQLite database under `<root>/.site-builder/cache/`
+(BUILD-ADR-0022).
 
 One database rather than a file per body: creating a file is the costliest thing a cold build
 asks of the file system, and a file per body added 10,000 to the 20,000 files a cold build of

@@ -7,7 +7,8 @@ each as (path, size, mtime_ns) — the same trade-off as the loader cache (build
 next build compares both; if nothing moved, the output is already what it would write.
 Sources count as inputs: a `path:` source's folder, and a `repo:` source's cached checkout
 with its commit (which only `sources update` moves). A `repo:` source not cloned yet makes
-the inputs unknown, so that build runs and clones it.
+the inputs unknown, so that build runs and clones it. With citations on, the repository's
+tracked files count too, by blob id (`codescan.state_of`): code citing a record is an input.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import site_builder
+from site_builder.archive.codescan import state_of
 from site_builder.base.installed import installed_versions, normal_name
 from site_builder.config.site import SiteConfig
 from site_builder.render.markdown.bodies import RENDERER_PACKAGES
@@ -65,6 +67,7 @@ def input_fingerprint(config: SiteConfig, output: Path) -> str | None:
                              os.environ.get("SOURCE_DATE_EPOCH", ""), str(output)]).encode())
     stat = config.path.stat()
     digest.update(f"site.yml\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    digest.update(f"citations\0{state_of(config)}\0".encode())
     for folder in (config.content_dir, config.static_dir, config.root / "templates",
                    config.root / "theme",
                    builtin_folder("templates"), builtin_folder("theme"),

@@ -6,7 +6,7 @@ that fails halfway leaves the previous output byte for byte as it was. Only file
 differ from the previous output are staged; `commit()` renames them into place and deletes the
 files the new build no longer writes. Unchanged files are never touched, so they keep their
 mtime (rsync, `serve` and static hosts see no change), and a rebuild that changes nothing does
-no file-system writes at all (build/adr/0015).
+no file-system writes at all (build/adr/0025, which kept the staging decided before it).
 
 The commit writes each step into a journal before taking it (`journal.Commit`), so a commit
 the file system refuses halfway is undone at once, and one cut short by a `kill -9` is undone

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urljoin
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
@@ -203,6 +206,30 @@ class Reviewer:
 
 
 @dataclass(frozen=True, slots=True)
+class CodePlace:
+    """A place in the code citing the record: `path:line` as shown, and its address in the
+    repository (None without `repo_url`)."""
+
+    text: str
+    url: str | None
+
+
+def code_places(archive: Archive, record: Record) -> tuple[CodePlace, ...]:
+    """Where the code cites `record`, each linked through `repo_url` (the address of the
+    archive's folder, as for links in bodies) to its line, `#L<line>`."""
+    places = archive.citations.of(record.id)
+    base, scan = archive.config.repository_url, archive.citations.scan
+    if not places or base is None or scan is None:
+        return tuple(CodePlace(f"{p.path}:{p.line}", None) for p in places)
+    # The repository's top as seen from the archive's folder: `..` for example-site.
+    up = Path(os.path.relpath(scan.top, archive.config.root)).as_posix()
+    prefix = "" if up == "." else up + "/"
+    return tuple(CodePlace(f"{p.path}:{p.line}",
+                           urljoin(base, quote(prefix + p.path)) + f"#L{p.line}")
+                 for p in places)
+
+
+@dataclass(frozen=True, slots=True)
 class RecordView:
     """Everything a record page shows besides the rendered body."""
 
@@ -222,6 +249,7 @@ class RecordView:
     reviewers: tuple[Reviewer, ...]
     markdown: str
     edit_url: str | None
+    cited: tuple[CodePlace, ...] = ()
 
 
 _REVIEW_LABELS = {"approved": "Approved", "changes-requested": "Changes requested",
@@ -260,6 +288,7 @@ def record_view(archive: Archive, record: Record, row: Row,
         reviewers=tuple(Reviewer(h, s, _REVIEW_LABELS.get(s, s)) for h, s in record.reviewers),
         markdown=Urls.record_markdown(record),
         edit_url=record.edit_url(archive.config.edit_url),
+        cited=code_places(archive, record),
     )
 
 

@@ -1,9 +1,10 @@
 """The site's full-text search index: query/textindex.py's analysis, in small JSON files.
 
-Why a sharded index and not Pagefind is recorded in example-site's build/rfc/0001 (search on
-a static host). What a query means lives in site_builder/query/textindex.py, which also answers
-`site-builder search` and the MCP tools; this module only writes its analysis down, and its
-rules with it, so theme/site.js finds and ranks the same records for the same words.
+Why a sharded index and not Pagefind is recorded in example-site's BUILD-ADR-0013 (the
+search RFC it followed was rejected). What a query means lives in site_builder/query/textindex.py,
+which also answers `site-builder search` and the MCP tools; this module only writes its
+analysis down, and its rules with it, so theme/site.js finds and ranks the same records for
+the same words.
 
 Layout, under `assets/search/` (beside the theme files, never in a project's folder):
 - `manifest.json`: the number of records, the shard keys that exist, textindex's `RULES`
