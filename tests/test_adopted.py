@@ -22,6 +22,7 @@ from tests.conftest import run_cli
 
 
 def hashes(repo: Path, paths: list[str]) -> dict[str, str]:
+    """Return the SHA-256 of each of `paths` in `repo`."""
     return {p: hashlib.sha256((repo / p).read_bytes()).hexdigest() for p in paths}
 
 
@@ -31,6 +32,7 @@ def words(text: str | None) -> str:
 
 
 def stem(reference: dict[str, Any] | None) -> str | None:
+    """Return the file stem a record reference points at, or None for no reference."""
     return str(reference["id"]).rsplit("/", 1)[-1] if reference else None
 
 
