@@ -14,4 +14,6 @@ stats.py      median, spread, percentiles, ratios
 targets.py    SPEC §8's targets, met or missed by how much
 profiling.py  pyinstrument / tracemalloc summaries of missed targets
 report.py     the Markdown report (printed and written to RESULTS.md)
+adoption.py   not part of `make bench`: `init --from` + `build` on real public archives
+              (adoption-repos.txt), the table and findings in ADOPTION.md
 """

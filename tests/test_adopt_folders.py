@@ -168,3 +168,19 @@ def test_a_record_that_links_out_of_its_folder_is_not_read(tmp_path: Path) -> No
     result = run_cli("init", "--from", str(repo))
     assert result.returncode == 2  # one readable record is not a decision folder
     assert "no decision folder found" in result.stderr
+
+
+def test_the_workflow_fetches_the_whole_history_and_publishes_the_default_branch(
+        tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write(repo / "docs/adr", {"0001-use-go.md": nygard(1, "Use Go"),
+                              "0002-use-rds.md": nygard(2, "Use RDS")})
+    git(repo, "init", "-q", "-b", "trunk")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "records", date="2024-02-02T12:00:00+00:00")
+    result = run_cli("init", "--from", str(repo))
+    assert result.returncode == 0, result.stderr
+    workflow = (repo / ".github/workflows/decisions.yml").read_text()
+    # A shallow checkout would date every record without a Date by its last commit.
+    assert "fetch-depth: 0" in workflow
+    assert "branches: [trunk]" in workflow and "refs/heads/trunk" in workflow

@@ -134,7 +134,7 @@ def adopt(repo: Path, named: tuple[str, ...] = ()) -> Adoption:
         out.guesses.append(f"edit_url {edit} (from git remote origin)")
     files = {CONFIG_FILE: site_yml(repo, folders, edit),
              ".mcp.json": _merged_mcp(repo / ".mcp.json")}
-    scaffold = scaffold_files(repo.name, dt.date.today())
+    scaffold = scaffold_files(repo.name, dt.date.today(), branch=browse.default_branch(repo))
     workflow = ".github/workflows/decisions.yml"
     if (repo / workflow).exists():
         out.guesses.append(f"{workflow} exists: left as it is")

@@ -93,7 +93,7 @@ _WORKFLOW = """\
 name: decisions
 on:
   push:
-    branches: [main]
+    branches: [__BRANCH__]
   pull_request:
 permissions:
   contents: read
@@ -103,7 +103,10 @@ jobs:
   build:
     runs-on: ubuntu-latest
     steps:
+      # The whole history: records without a Date take the date git first added them.
       - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0
       - uses: actions/setup-python@v5
         with:
           python-version: "3.12"
@@ -114,7 +117,7 @@ __INSTALL__
         with:
           path: _site
   deploy:
-    if: github.ref == 'refs/heads/main'
+    if: github.ref == 'refs/heads/__BRANCH__'
     needs: build
     runs-on: ubuntu-latest
     environment:
@@ -138,16 +141,19 @@ def archive_name(folder: Path) -> str:
     return words[0].upper() + words[1:]
 
 
-def workflow(install: Install) -> str:
-    """The GitHub Actions workflow, installing site-builder as `install` says."""
+def workflow(install: Install, branch: str = "main") -> str:
+    """The GitHub Actions workflow, installing site-builder as `install` says and publishing
+    pushes to `branch` (the repository's default)."""
     comment = "".join(f"      # {line}\n" for line in install.comment)
-    return _WORKFLOW.replace("__INSTALL__", f"{comment}      - run: {install.pip_line()}")
+    return _WORKFLOW.replace("__INSTALL__", f"{comment}      - run: {install.pip_line()}"
+                             ).replace("__BRANCH__", branch)
 
 
-def scaffold_files(name: str, today: dt.date, install: Install | None = None
-                   ) -> dict[str, str]:
+def scaffold_files(name: str, today: dt.date, install: Install | None = None,
+                   branch: str = "main") -> dict[str, str]:
     """The files of a new archive named `name`, by path relative to its folder; the
-    workflow installs site-builder as `install` says (default: as this copy was)."""
+    workflow installs site-builder as `install` says (default: as this copy was) and
+    publishes pushes to `branch`."""
     title = name if "decision" in name.lower() else f"{name} decisions"
     mcp = {"mcpServers": {"decisions": {"command": "site-builder",
                                         "args": ["mcp", "--root", "."]}}}
@@ -159,7 +165,7 @@ def scaffold_files(name: str, today: dt.date, install: Install | None = None
             _FIRST_RECORD.format(date=today.isoformat()),
         "AGENTS.md": _AGENTS_MD,
         ".mcp.json": json.dumps(mcp, indent=2) + "\n",
-        ".github/workflows/decisions.yml": workflow(install or running_install()),
+        ".github/workflows/decisions.yml": workflow(install or running_install(), branch),
         ".gitignore": _GITIGNORE,
     }
 

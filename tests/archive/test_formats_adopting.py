@@ -20,7 +20,7 @@ def test_statuses_with_more_words_keep_their_status_note_and_successors() -> Non
     shown = {r.slug: (r.status, r.status_note) for r in archive.records}
     assert shown["0002-use-shell"] == ("deprecated", "no superseding ADR")
     assert shown["0003-package-pipeline"] == ("accepted", "for the GitHub package pipeline")
-    assert shown["0004-release-captain"] == ("proposed", None)
+    assert shown["0004-release-captain"] == ("proposed", "review")
     assert shown["0008-frobnicate"] == ("unknown", "Frobnicated")
     assert shown["0009-ratified"] == ("accepted", None)  # status_map key "Ratified."
     successors = archive.superseded_by

@@ -154,6 +154,7 @@ def test_an_unknown_status_is_published_as_unknown_with_a_warning_naming_status_
 @pytest.mark.parametrize(("written", "date", "rest"), [
     ("2016-02-12", dt.date(2016, 2, 12), None),
     ("12/02/2016", dt.date(2016, 2, 12), None),
+    ("2025-11- 05", dt.date(2025, 11, 5), None),  # dasch-swiss/dsp-api
     ("2024-05-22 (back dated)", dt.date(2024, 5, 22), "(back dated)"),
 ])
 def test_dates_as_written(written: str, date: dt.date, rest: str | None) -> None:
@@ -216,3 +217,22 @@ def test_an_unknown_status_is_an_error_where_the_site_cannot_publish_unknown() -
     assert finding.level == "error"
     assert "--status-map 'Unheard of=STATUS'" in finding.message
     assert "published as" not in finding.message
+
+
+def test_front_matter_yaml_cannot_read_is_read_line_by_line_with_a_warning() -> None:
+    # SFDO-Tooling/CumulusCI: `@` cannot start a YAML value; its own tool published it.
+    fields = madr.read("---\ndate: 2023-02-03\nstatus: Accepted\nauthor: @jstvz\n---\n\n"
+                       "# 1. Record architecture decisions\n\nWhy.\n")
+    assert [(line, level) for line, level, _ in fields.problems] == [(4, "warning")]
+    assert fields.values["status"].text == "Accepted" and fields.values["authors"].text == \
+        "@jstvz"
+    result = settle(fields, FileFacts(Path("/a/0001-x.md"), "0001-x.md", "0001-x", "0001"),
+                    FOLDER)
+    assert result.record is not None and result.record.date == dt.date(2023, 2, 3)
+
+
+def test_date_issued_is_the_date_when_no_date_is_written() -> None:
+    # LBHackney-IT/Data-Platform-Playbook writes `date-issued` for its Docusaurus site.
+    fields = madr.read('---\ntitle: "Use X"\ndate-issued: "2021-03-23"\nstatus: "Accepted"\n'
+                       "---\n\nWhy.\n")
+    assert fields.values["date"].text == "2021-03-23" and fields.problems == []

@@ -35,7 +35,9 @@ def nygard_record(status: str, date: str = "2020-01-01", **kw: object):
 @pytest.mark.parametrize(("written", "status", "note"), [
     ("Deprecated (no superseding ADR)", "deprecated", "no superseding ADR"),
     ("Accepted (for the GitHub package pipeline)", "accepted", "for the GitHub package pipeline"),
-    ("Pending review", "proposed", None),
+    # `pending` is the alias; `review` is what the file says more (issue 26, GSA-TTS/FAC).
+    ("Pending review", "proposed", "review"),
+    ("In review", "proposed", None),
     ("proposed. **This ADR did not reach consensus…** However…", "proposed",
      "This ADR did not reach consensus… However…"),
     ("Accepted", "accepted", None),
@@ -90,6 +92,11 @@ def test_a_status_map_key_copied_from_the_message_matches(written: str) -> None:
     ("ADR-0012 - Use Kafka", "Use Kafka", None),
     ("12. Use Kafka", "Use Kafka", None),
     ("2FA for every account", "2FA for every account", None),
+    # A template's number never filled in (cisagov/manage.get.gov).
+    ("n. Django Templates", "Django Templates", None),
+    ("Nginx as the proxy", "Nginx as the proxy", None),
+    ("Rejected: Package Godot for pkgin", "Package Godot for pkgin", None),  # V-Sekai
+    ("Draft protocol: a plan", "Draft protocol: a plan", None),
 ])
 def test_titles_drop_status_decorations_and_numbers(written: str, title: str,
                                                    successor: str | None) -> None:

@@ -36,7 +36,13 @@ DOCS_SITE_KEYS = frozenset({
 # Comments and blank lines that may come before the front matter (`<!-- SPDX-… -->`).
 _LEAD = re.compile(r"\A(?:[ \t]*\n|[ \t]*<!--.*?-->[ \t]*\n)+(?=---\n)", re.DOTALL)
 _LISTS = {"deciders": "deciders", "decision-makers": "deciders", "tags": "tags",
-          "consulted": "consulted", "informed": "informed", "authors": "authors"}
+          "consulted": "consulted", "informed": "informed", "authors": "authors",
+          "author": "authors"}
+# Other names teams give the date (`date-issued`, LBHackney-IT/Data-Platform-Playbook), read
+# when no `date` is written.
+_DATES = ("date-issued", "date_issued", "issued")
+# A line of a flat mapping, for front matter YAML cannot read (`author: @jstvz`).
+_FLAT_LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$")
 _PLAIN = ("title", "date", "description", "draft")
 _RELATIONS = {"supersedes": SUPERSEDES, "supersededBy": SUPERSEDED_BY, "related": RELATED}
 
@@ -56,8 +62,8 @@ def read_front(text: str, fields: Fields, custom: frozenset[str]) -> tuple[str, 
     """Take the front matter's keys into `fields` (`custom`: declared field names).
 
     Returns the body after the front matter and the file line it starts on; the text itself
-    and line 1 when there is no front matter. Bad YAML is an error at its line (output
-    cannot be made from it); every other oddity is a warning.
+    and line 1 when there is no front matter. Every oddity is a warning at its line: YAML
+    that cannot be read (which the folder's own tool published) is read line by line.
     """
     front, body, body_line, offset = front_of(text)
     if front is None:
@@ -65,8 +71,10 @@ def read_front(text: str, fields: Fields, custom: frozenset[str]) -> tuple[str, 
     try:
         data, lines = yamlfile.parse_with_lines(front)
     except yamlfile.YamlError as exc:
-        fields.problem(exc.line + offset, "error", exc.message)
-        return body, body_line
+        # The folder's own tool published it: read what the lines say rather than refuse it.
+        data, lines = _flat(front)
+        fields.problem(exc.line + offset, "warning", f"{exc.message}; the front matter is "
+                                                     "read line by line, each value as text")
     if data is None:
         return body, body_line
     if not isinstance(data, dict):
@@ -83,6 +91,8 @@ def read_front(text: str, fields: Fields, custom: frozenset[str]) -> tuple[str, 
             fields.set(_LISTS[key], value, line)
         elif key in _PLAIN or key in custom:
             fields.set(str(key), value, line)
+        elif key in _DATES and "date" not in data:
+            fields.set("date", value, line)
         elif key in _RELATIONS:
             items = value if isinstance(value, list) else [value]
             for index, item in enumerate(items):
@@ -93,8 +103,21 @@ def read_front(text: str, fields: Fields, custom: frozenset[str]) -> tuple[str, 
             fields.problem(line, "warning", f"'status' must be a single status, not {value!r}; "
                                             "it is not read")
         elif key not in DOCS_SITE_KEYS:
-            known = sorted({*_LISTS, *_PLAIN, *_RELATIONS, "status", *custom})
+            known = sorted({*_LISTS, *_PLAIN, *_RELATIONS, *_DATES, "status", *custom})
             hint = difflib.get_close_matches(str(key), known, n=1)
             extra = f" (did you mean '{hint[0]}'?)" if hint else ""
             fields.problem(line, "warning", f"unknown key '{key}'{extra}")
     return body, body_line
+
+
+def _flat(front: str) -> tuple[dict[str, str], dict[str, int]]:
+    """The `key: value` lines of front matter YAML cannot read, each value as text (quotes
+    taken off), with the line of each key."""
+    data: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    for number, row in enumerate(front.splitlines(), start=1):
+        match = _FLAT_LINE.match(row)
+        if match and match[1] not in data:
+            data[match[1]] = match[2].strip("\"'")
+            lines[match[1]] = number
+    return data, lines

@@ -44,10 +44,12 @@ def read_layout(body: str, first: int, fields: Fields, links_section: bool) -> N
     code = lines_of.code_lines(lines)
     found = lines_of.headings(lines, code)
     lines_of.take_title(lines, found, fields, first)
-    # Metadata lines sit between the H1 and the first section other than `Status`.
+    # Metadata lines sit between the H1 and the first section other than `Status` (or one
+    # headed `Metadata`, as V-Sekai/manuals writes its Log4brains items).
     head_end = next((index for index, level, text in found
                      if (level > 1 or lines_of.is_section(text))
-                     and text.strip().rstrip(":").lower() != "status"), len(lines))
+                     and text.strip().rstrip(":").lower() not in ("status", "metadata")),
+                    len(lines))
     lines_of.take_items(lines, 0, head_end, code, fields, first)
     status = lines_of.section(found, "status", len(lines))
     if status is not None:

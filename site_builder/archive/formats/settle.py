@@ -24,7 +24,8 @@ from site_builder.base.findings import Finding, Level
 from site_builder.config.site import FieldDef
 from site_builder.text import yamlfile
 
-_ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})(.*)$")
+# Spaces around the dashes are read too (`2025-11- 05`, dasch-swiss/dsp-api).
+_ISO = re.compile(r"^(\d{4})[ \t]*-[ \t]*(\d{1,2})[ \t]*-[ \t]*(\d{1,2})(.*)$")
 _DMY = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})(.*)$")
 
 

@@ -21,7 +21,7 @@ from site_builder.archive.formats.fields import (
 from site_builder.config.source_formats import status_key
 
 # Statuses other tools write, and the status each one means here.
-ALIASES = {"approved": "accepted", "pending": "proposed", "pending review": "proposed",
+ALIASES = {"approved": "accepted", "pending": "proposed",
            "in review": "proposed", "under review": "proposed", "on hold": "proposed",
            "in progress": "proposed"}
 # What a status is published as when it has no known word: shown as written beside it.
@@ -49,8 +49,13 @@ _DECORATION = re.compile(r"^\[[ \t]*(?:super[sc]eded|deprecated|accepted|propose
                          r"draft|obsolete|withdrawn|replaced|amended)\b"
                          r"(?P<inner>(?:[^\[\]\n]|\[[^\[\]\n]*\](?:\([^)\n]*\))?){0,200})\][ \t]*",
                          re.IGNORECASE)
+# A status word before a colon, `Rejected: ` (V-Sekai/manuals), is a decoration too.
+_STATUS_PREFIX = re.compile(r"^(?:super[sc]eded|deprecated|accepted|proposed|rejected|draft)"
+                            r"[ \t]*:[ \t]+(?=\S)", re.IGNORECASE)
+# A template's number never filled in (`# n. Title`, `# NNNN. Title`) is a number too.
 _TITLE_NUMBER = re.compile(r"^(?:(?:adr|rfc|dr|decision)[-_ ]?#?\d{1,6}(?:[ \t]*[:.–—-])?"
-                           r"|\d{1,6}(?:[ \t]*[:.–—]|[ \t]+-))[ \t]*(?=\S)", re.IGNORECASE)
+                           r"|(?:\d{1,6}|n{1,4})(?:[ \t]*[:.–—]|[ \t]+-))[ \t]*(?=\S)",
+                           re.IGNORECASE)
 _EMPHASIS = re.compile(r"\*\*|__")
 _EDGE = " \t*_.,;:-–—"
 
@@ -82,6 +87,8 @@ def title_of(text: str, line: int, fields: Fields) -> str:
     if decoration:
         fields.relations.extend(_named_relations(decoration.group(0), line)[0])
         text = text[decoration.end():]
+    prefix = _STATUS_PREFIX.match(text)
+    text = text[prefix.end():] if prefix else text
     number = _TITLE_NUMBER.match(text)
     return (text[number.end():] if number else text).strip()
 
