@@ -52,7 +52,16 @@ def mismatches(record: dict[str, Any], fact: dict[str, Any]) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("name", fixtures())
+# Known gaps, kept visible: strict, so the mark fails as soon as the archive adopts whole.
+OPEN = {
+    "V-Sekai-manuals": "issue 26: git dates of records moved between folders with near-identical "
+                       "bodies follow the wrong file; seven statuses sit in layouts not yet read",
+}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(reason=OPEN[name], strict=True))
+    if name in OPEN else name for name in fixtures()])
 def test_a_public_archive_adopts_with_every_record_as_its_file_states(
         name: str, tmp_path: Path) -> None:
     known = facts(name)

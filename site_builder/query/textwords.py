@@ -98,7 +98,7 @@ def terms(text: str) -> list[str]:
 
 
 def ref_key(text: str) -> str | None:
-    """The record key a query names (`#build/adr/4` for `BUILD-ADR-0004`), or None."""
+    """The record key a query names (`#build/adr/25` for `BUILD-ADR-0025`), or None."""
     match = _REF.match(text.strip().casefold())
     return f"#{match[1]}/{match[2]}/{int(match[3])}" if match else None
 
