@@ -19,6 +19,7 @@ from site_builder.base.findings import Finding
 from site_builder.base.words import plural
 from site_builder.config.site import SiteConfig
 from site_builder.errors import SiteBuilderError
+from site_builder.query.textindex import index_for
 from site_builder.sources.load import load_archive
 from site_builder.sources.resolve import content_roots
 
@@ -75,6 +76,7 @@ class LocalSource:
         self._changes = FolderChanges([config.content_dir])
         self._archive: Archive | None = None
         self._logged: tuple[Finding, ...] = ()
+        self._said_unwatched = False
 
     def archive(self) -> Archive:
         """The archive, re-read when a file below the content folder changed."""
@@ -82,6 +84,10 @@ class LocalSource:
             # Consume change notices before reading, so an edit made during the read is
             # noticed by the next call.
             changed = self._changes.changed()
+            if not self._changes.active and not self._said_unwatched:
+                self._said_unwatched = True
+                self._log(f"cannot watch {self.config.content_dir} for changes; every call "
+                          "reads the folder again (slower, never stale)")
             if self._archive is None or changed:
                 try:
                     archive = load_archive(self.config.root, cache=self._cache,
@@ -99,10 +105,11 @@ class LocalSource:
             return self._archive
 
     def warm(self) -> None:
-        """Read the archive in a background thread, so the first tool call finds it ready."""
+        """Read the archive, then analyse it for text search, in a background thread: the
+        first tool call finds the archive ready, the first query its index."""
         def read() -> None:
             try:
-                self.archive()
+                index_for(self.archive()).postings()
             except SourceError as exc:
                 self._log(str(exc))
 
