@@ -14,7 +14,7 @@ from typing import Protocol
 
 from site_builder.access.changes import FolderChanges
 from site_builder.archive.archive import Archive
-from site_builder.archive.loader import LoaderCache
+from site_builder.archive.loader import LoaderCache, reload_records
 from site_builder.base.findings import Finding
 from site_builder.base.words import plural
 from site_builder.config.site import SiteConfig
@@ -79,30 +79,40 @@ class LocalSource:
         self._said_unwatched = False
 
     def archive(self) -> Archive:
-        """The archive, re-read when a file below the content folder changed."""
+        """The archive, read again when a file below the content folder changed: only the
+        files edited in place when the kernel names them all, everything otherwise."""
         with self._lock:
             # Consume change notices before reading, so an edit made during the read is
             # noticed by the next call.
-            changed = self._changes.changed()
+            edited = self._changes.edited()
             if not self._changes.active and not self._said_unwatched:
                 self._said_unwatched = True
                 self._log(f"cannot watch {self.config.content_dir} for changes; every call "
                           "reads the folder again (slower, never stale)")
-            if self._archive is None or changed:
-                try:
-                    archive = load_archive(self.config.root, cache=self._cache,
-                                           config=self.config)
-                except OSError as exc:
-                    raise SourceError(f"could not read the archive in {self.config.root}: "
-                                      f"{exc}") from exc
-                # The roots are known now (a repo source was cloned during the first load),
-                # so listing them again touches no network.
-                roots, _ = content_roots(self.config, self._cache.failed_sources)
-                self._changes.watch([r.path for r in roots])
-                if archive is not self._archive:
-                    self._report(archive.load_findings)
-                self._archive = archive
-            return self._archive
+            archive = self._archive
+            if archive is not None and edited:
+                # Named files are parsed whatever their stamp says, so two same-size writes
+                # within one tick of the file system's clock are both seen.
+                archive = reload_records(archive, edited, self._cache)
+            if archive is None or edited is None:
+                archive = self._load()
+            if archive is not self._archive:
+                self._report(archive.load_findings)
+            self._archive = archive
+            return archive
+
+    def _load(self) -> Archive:
+        """Every content folder read through the loader cache. Raises SourceError."""
+        try:
+            archive = load_archive(self.config.root, cache=self._cache, config=self.config)
+        except OSError as exc:
+            raise SourceError(f"could not read the archive in {self.config.root}: "
+                              f"{exc}") from exc
+        # The roots are known now (a repo source was cloned during the first load), so
+        # listing them again touches no network.
+        roots, _ = content_roots(self.config, self._cache.failed_sources)
+        self._changes.watch([r.path for r in roots])
+        return archive
 
     def warm(self) -> None:
         """Read the archive, then analyse it for text search, in a background thread: the
