@@ -19,7 +19,6 @@ from site_builder.base.findings import Finding
 from site_builder.base.words import plural
 from site_builder.config.site import SiteConfig
 from site_builder.errors import SiteBuilderError
-from site_builder.query.textindex import index_for
 from site_builder.sources.load import load_archive
 from site_builder.sources.resolve import content_roots
 
@@ -49,8 +48,9 @@ class Source(Protocol):
         """The archive as it is now. Raises SourceError."""
         ...
 
-    def warm(self) -> None:
-        """Start preparing the archive in the background, if that is cheap and local."""
+    def warm(self, then: Callable[[Archive], None] | None = None) -> None:
+        """Start preparing the archive in the background, if that is cheap and local, and
+        hand it to `then` there once read."""
         ...
 
 
@@ -114,14 +114,17 @@ class LocalSource:
         self._changes.watch([r.path for r in roots])
         return archive
 
-    def warm(self) -> None:
-        """Read the archive, then analyse it for text search, in a background thread: the
-        first tool call finds the archive ready, the first query its index."""
+    def warm(self, then: Callable[[Archive], None] | None = None) -> None:
+        """Read the archive in a background thread, then hand it to `then` there (the
+        server analyses it for text search), so the first call finds both ready."""
         def read() -> None:
             try:
-                index_for(self.archive()).postings()
+                archive = self.archive()
             except SourceError as exc:
                 self._log(str(exc))
+                return
+            if then is not None:
+                then(archive)
 
         threading.Thread(target=read, name="site-builder-mcp-warm", daemon=True).start()
 
