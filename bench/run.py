@@ -34,6 +34,7 @@ from bench import (  # noqa: E402
     hugo_site,
     live,
     mcp_timing,
+    mcp_workers,
     mkdocs_site,
     profiling,
     search_quality,
@@ -163,6 +164,13 @@ def measure_http_load(args: argparse.Namespace, root: Path, ids: list[str],
     filters = load.latencies.get("search_records, filters", [])
     if filters:
         results.seconds["mcp.http.filters"] = Summary.of(filters)
+    for workers in (1, 2):
+        say(f"loading uvicorn with {workers} worker(s) on the corpus")
+        load = mcp_workers.measure_workers(root, ids, workers, args.http_clients,
+                                           args.http_seconds)
+        results.load[f"uvicorn-{workers}"] = load.lines(
+            f"MCP over HTTP on the {len(ids):,}-record corpus, local mode, the ASGI factory "
+            f"under uvicorn --workers {workers} (memory: the parent process only)")
 
 
 def measure_search(archive: corpus.Corpus, folder: Path, results: Results) -> None:

@@ -24,6 +24,10 @@ _IN_CLOEXEC = 0o2000000
 # watched folder itself. Reads and opens are left out: the loader's own reads must not
 # count as changes.
 _MASK = (0x2 | 0x4 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800)
+# Of those, the events that change a file in place (write, attributes, close after write):
+# the file named is all that changed. Anything else (created, deleted, moved, a folder, the
+# queue overflowing) may change which files there are.
+_IN_PLACE = 0x2 | 0x4 | 0x8
 
 
 def _libc() -> ctypes.CDLL | None:
@@ -47,6 +51,8 @@ class FolderChanges:
         self._fd: int | None = None
         # Watch descriptors of the roots' parents, with the root names that matter there.
         self._parents: dict[int, set[bytes]] = {}
+        # The folder each watch descriptor watches, to name the file an event is about.
+        self._folders_of: dict[int, str] = {}
         if self._libc is not None:
             fd = self._libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
             self._fd = fd if fd >= 0 else None
@@ -89,6 +95,7 @@ class FolderChanges:
                 return -1
             self.close()  # out of watches or not permitted: fall back to re-reading
             return None
+        self._folders_of[wd] = folder
         return wd
 
     def _folders(self) -> list[str]:
@@ -118,20 +125,33 @@ class FolderChanges:
 
     def changed(self) -> bool:
         """True when something may have changed since the last call (events are consumed)."""
+        return self.edited() != set()
+
+    def edited(self) -> set[Path] | None:
+        """The files changed in place since the last call (events are consumed): empty when
+        nothing changed, None when more than those files may have (a file created, deleted or
+        moved, a folder changed, or no kernel help: read everything again)."""
         if self._fd is None:
-            return True
-        seen = False
+            return None
+        found: set[Path] | None = set()
         while True:
             try:
                 data = os.read(self._fd, 65536)
             except BlockingIOError:
-                return seen
+                return found
             except OSError:
                 self.close()
-                return True
+                return None
             if not data:
-                return seen
-            seen = seen or any(self._matters(wd, name) for wd, name in _events(data))
+                return found
+            for wd, mask, name in _events(data):
+                if found is None or not self._matters(wd, name):
+                    continue
+                folder = self._folders_of.get(wd)
+                if (mask & ~_IN_PLACE) or not name or folder is None or wd in self._parents:
+                    found = None
+                else:
+                    found.add(Path(folder) / os.fsdecode(name))
 
     def _matters(self, wd: int, name: bytes) -> bool:
         names = self._parents.get(wd)
@@ -144,14 +164,15 @@ class FolderChanges:
             os.close(self._fd)
             self._fd = None
             self._parents.clear()
+            self._folders_of.clear()
 
 
-def _events(data: bytes) -> list[tuple[int, bytes]]:
-    """(watch descriptor, entry name) of each `struct inotify_event` in `data`."""
+def _events(data: bytes) -> list[tuple[int, int, bytes]]:
+    """(watch descriptor, mask, entry name) of each `struct inotify_event` in `data`."""
     out = []
     at = 0
     while at + 16 <= len(data):
-        wd, _mask, _cookie, size = struct.unpack_from("iIII", data, at)
-        out.append((wd, data[at + 16:at + 16 + size].rstrip(b"\0")))
+        wd, mask, _cookie, size = struct.unpack_from("iIII", data, at)
+        out.append((wd, mask, data[at + 16:at + 16 + size].rstrip(b"\0")))
         at += 16 + size
     return out

@@ -18,7 +18,7 @@ import json
 import time
 import traceback
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
@@ -274,7 +274,7 @@ class RemoteSource:
             self._log(f"unexpected problem decoding {url}:\n{traceback.format_exc()}")
             raise FetchError(f"{url} cannot be used: {type(exc).__name__}: {exc}") from None
 
-    def warm(self) -> None:
+    def warm(self, then: Callable[[Archive], None] | None = None) -> None:
         """Nothing: remote mode contacts the site only when a call needs it."""
 
     def _body(self, record: Record) -> str:

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from site_builder.access.changes import FolderChanges
 from site_builder.archive.archive import Archive
-from site_builder.archive.loader import LoaderCache
+from site_builder.archive.loader import LoaderCache, reload_records
 from site_builder.base.findings import Finding
 from site_builder.base.words import plural
 from site_builder.config.site import SiteConfig
@@ -48,8 +48,9 @@ class Source(Protocol):
         """The archive as it is now. Raises SourceError."""
         ...
 
-    def warm(self) -> None:
-        """Start preparing the archive in the background, if that is cheap and local."""
+    def warm(self, then: Callable[[Archive], None] | None = None) -> None:
+        """Start preparing the archive in the background, if that is cheap and local, and
+        hand it to `then` there once read."""
         ...
 
 
@@ -75,36 +76,55 @@ class LocalSource:
         self._changes = FolderChanges([config.content_dir])
         self._archive: Archive | None = None
         self._logged: tuple[Finding, ...] = ()
+        self._said_unwatched = False
 
     def archive(self) -> Archive:
-        """The archive, re-read when a file below the content folder changed."""
+        """The archive, read again when a file below the content folder changed: only the
+        files edited in place when the kernel names them all, everything otherwise."""
         with self._lock:
             # Consume change notices before reading, so an edit made during the read is
             # noticed by the next call.
-            changed = self._changes.changed()
-            if self._archive is None or changed:
-                try:
-                    archive = load_archive(self.config.root, cache=self._cache,
-                                           config=self.config)
-                except OSError as exc:
-                    raise SourceError(f"could not read the archive in {self.config.root}: "
-                                      f"{exc}") from exc
-                # The roots are known now (a repo source was cloned during the first load),
-                # so listing them again touches no network.
-                roots, _ = content_roots(self.config, self._cache.failed_sources)
-                self._changes.watch([r.path for r in roots])
-                if archive is not self._archive:
-                    self._report(archive.load_findings)
-                self._archive = archive
-            return self._archive
+            edited = self._changes.edited()
+            if not self._changes.active and not self._said_unwatched:
+                self._said_unwatched = True
+                self._log(f"cannot watch {self.config.content_dir} for changes; every call "
+                          "reads the folder again (slower, never stale)")
+            archive = self._archive
+            if archive is not None and edited:
+                # Named files are parsed whatever their stamp says, so two same-size writes
+                # within one tick of the file system's clock are both seen.
+                archive = reload_records(archive, edited, self._cache)
+            if archive is None or edited is None:
+                archive = self._load()
+            if archive is not self._archive:
+                self._report(archive.load_findings)
+            self._archive = archive
+            return archive
 
-    def warm(self) -> None:
-        """Read the archive in a background thread, so the first tool call finds it ready."""
+    def _load(self) -> Archive:
+        """Every content folder read through the loader cache. Raises SourceError."""
+        try:
+            archive = load_archive(self.config.root, cache=self._cache, config=self.config)
+        except OSError as exc:
+            raise SourceError(f"could not read the archive in {self.config.root}: "
+                              f"{exc}") from exc
+        # The roots are known now (a repo source was cloned during the first load), so
+        # listing them again touches no network.
+        roots, _ = content_roots(self.config, self._cache.failed_sources)
+        self._changes.watch([r.path for r in roots])
+        return archive
+
+    def warm(self, then: Callable[[Archive], None] | None = None) -> None:
+        """Read the archive in a background thread, then hand it to `then` there (the
+        server analyses it for text search), so the first call finds both ready."""
         def read() -> None:
             try:
-                self.archive()
+                archive = self.archive()
             except SourceError as exc:
                 self._log(str(exc))
+                return
+            if then is not None:
+                then(archive)
 
         threading.Thread(target=read, name="site-builder-mcp-warm", daemon=True).start()
 

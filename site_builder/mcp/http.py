@@ -223,7 +223,7 @@ class McpApp:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                self.server.source.warm()  # local mode reads the archive; remote waits
+                self.server.warm()  # local mode reads the archive; remote waits
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self._pool.shutdown(wait=False, cancel_futures=True)

@@ -46,6 +46,7 @@ from site_builder.mcp.protocol import (
 )
 from site_builder.query import answers as query
 from site_builder.query import copies
+from site_builder.query.textindex import index_for
 
 SERVER_NAME = "site-builder"
 SERVER_INFO = {"name": SERVER_NAME, "title": "site-builder decision records",
@@ -148,7 +149,12 @@ class Server:
         so the handshake never waits on it."""
         if self._warm_pending:
             self._warm_pending = False
-            self.source.warm()
+            self.warm()
+
+    def warm(self) -> None:
+        """Have the source read the archive in the background, and the text index made from
+        it there too, so the first query does not start the analysis."""
+        self.source.warm(then=_analyse)
 
     def handle_line(self, line: bytes) -> bytes | None:
         """The answer line for one input line, or None when nothing is to be answered."""
@@ -285,6 +291,11 @@ class Server:
                            "full id, for example build/adr/0008-build-beside-the-output-and-swap",
             "mimeType": "text/markdown",
         }]}
+
+
+def _analyse(archive: Archive) -> None:
+    """Make the archive's text index now (the postings are what it is made of)."""
+    index_for(archive).postings()
 
 
 def batch_too_long(count: int) -> RpcError:

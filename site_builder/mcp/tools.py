@@ -9,7 +9,10 @@ server turns the outcome into protocol messages.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -76,12 +79,39 @@ def arguments(tool: Tool, given: Any) -> dict[str, Any]:
     return contract.checked(tool.name, given)
 
 
+# Answers per Archive, keyed by the call: an Archive never changes, so while the source
+# hands out the same one (nothing edited, nothing republished) the same call gets the same
+# answer, computed and encoded once. Entries go with their Archive; a full table is emptied.
+_ANSWERS: weakref.WeakKeyDictionary[Archive, dict[str, tuple[dict[str, Any], str]]] = (
+    weakref.WeakKeyDictionary())
+_ANSWERS_LOCK = threading.Lock()
+_MAX_ANSWERS = 4096
+
+
 def run(tool: Tool, archive: Archive, given: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    """The tool's answer and its text content.
+    """The tool's answer and its text content, from the Archive's answer cache when the same
+    call was answered before (callers must not change what comes back).
 
     Raises query.QueryError for a bad request, UnencodableAnswer for an answer JSON cannot
     carry: the archive's problem, which the agent is told about instead of a protocol error.
     """
+    # Today is part of the call: due_reviews counts days left from it.
+    key = json.dumps([tool.name, given, dt.date.today().isoformat()], sort_keys=True,
+                     default=str)
+    with _ANSWERS_LOCK:
+        found = _ANSWERS.get(archive, {}).get(key)
+    if found is not None:
+        return found
+    made = _run(tool, archive, given)
+    with _ANSWERS_LOCK:
+        table = _ANSWERS.setdefault(archive, {})
+        if len(table) >= _MAX_ANSWERS:
+            table.clear()
+        table[key] = made
+    return made
+
+
+def _run(tool: Tool, archive: Archive, given: dict[str, Any]) -> tuple[dict[str, Any], str]:
     answer = tool.answer(archive, **given)
     try:
         payload = json.dumps(answer, ensure_ascii=False, allow_nan=False)

@@ -87,3 +87,38 @@ def test_local_source_without_inotify_still_sees_edits(fixture_archive: Callable
                                                                 "status: dropped!"),
                       encoding="utf-8")
     assert source.archive().get("core/adr/3").status == "dropped!"
+
+
+def test_edits_in_place_are_named_and_anything_else_is_not(tmp_path: Path):
+    content = tmp_path / "content"
+    (content / "p" / "adr").mkdir(parents=True)
+    record = content / "p" / "adr" / "0001-a.md"
+    record.write_text("one", encoding="utf-8")
+    changes = FolderChanges([content])
+    assert changes.edited() == set()
+    record.write_text("two", encoding="utf-8")
+    assert changes.edited() == {record}
+    (content / "p" / "adr" / "0002-b.md").write_text("new", encoding="utf-8")
+    assert changes.edited() is None  # a new file: the caller lists the folders again
+    record.rename(content / "p" / "adr" / "0003-c.md")
+    assert changes.edited() is None
+    changes.close()
+    assert changes.edited() is None
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_still_seen(
+        fixture_archive: Callable[[str], Path]):
+    # As when two writes land within one tick of a coarse file-system clock: the loader's
+    # (size, mtime) stamp cannot tell them apart, the kernel's notice can.
+    root = fixture_archive("mcp-lineage")
+    config, _ = load_config(root)
+    source = LocalSource(config, log=lambda message: None)
+    record = root / "content" / "core" / "adr" / "0001-use-postgres.md"
+    before = os.stat(record)
+    assert source.archive().get("core/adr/1").title == "Use PostgreSQL"
+    record.write_text(record.read_text(encoding="utf-8").replace("Use PostgreSQL",
+                                                                "Use PostgreSQX"),
+                      encoding="utf-8")
+    os.utime(record, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(record).st_size == before.st_size
+    assert source.archive().get("core/adr/1").title == "Use PostgreSQX"
