@@ -5,9 +5,10 @@ runs behind, a request for a file the store does not hold yet is answered here: 
 the archive is loaded and checked, the one page asked for is made by the build's own code
 (`SitePages.planned`, the agent files' `planned`, the theme files), so its bytes are those
 the build writes; a record page renders its own body alone, in this thread, the way an edit
-does (`update_bodies`). Anything else (the search index, the sitemap, files bodies link
-to) waits for the first build. An archive with errors is never shown: nothing is made, and
-the request waits for the first build, which shows the errors instead of a site.
+does (`update_bodies`). Anything else (the search index, the sitemap, the Mermaid release,
+files bodies link to) waits for the first build. An archive with errors is never shown:
+nothing is made, and the request waits for the first build, which shows the errors instead
+of a site.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from site_builder.base.site_paths import SITEMAP
 from site_builder.render.agents import artifacts
 from site_builder.render.markdown.bodies import RenderedBodies, update_bodies
 from site_builder.render.markdown.to_html import RenderedBody
-from site_builder.render.pages.mermaid_release import release as mermaid_release
 from site_builder.render.pages.templates import SitePages
 from site_builder.render.pages.theme import Theme
 from site_builder.render.pages.urls import Urls
@@ -104,8 +104,9 @@ class FirstBuild:
 
 
 def _make(archive: Archive, site: SitePages, rel: str) -> Made | None:
-    """The bytes the build writes at `rel`, when it is a page, a theme file, a Mermaid file,
-    an agent file or a static file; None for anything else."""
+    """The bytes the build writes at `rel`, when it is a page, a theme file, an agent file or
+    a static file; None for anything else (the Mermaid release too: the build publishes it
+    only when some page draws a diagram, which only the whole build knows)."""
     if rel in (SITEMAP, MANIFEST) or rel.startswith(f"{OUTPUT_DIR}/"):
         return None
     if rel.endswith(".html"):
@@ -115,9 +116,6 @@ def _make(archive: Archive, site: SitePages, rel: str) -> Made | None:
                 assert isinstance(made, str | bytes), rel  # pages are made whole
                 return made
     for path, data in site.theme_files():
-        if path == rel:
-            return data
-    for path, data in mermaid_release().files():
         if path == rel:
             return data
     for item in artifacts.planned(archive, site.urls):
