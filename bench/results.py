@@ -17,6 +17,7 @@ LABELS = {
     "rebuild.unchanged": "rebuild, nothing changed",
     "rebuild.one-edited": "rebuild, one record edited",
     "serve.start": "serve: start → first page",
+    "serve.first-build": "serve: start → first build done (behind)",
     "serve.edit-visible": "serve: save → new page served",
     "mcp.local.start": "MCP local: start → initialize answer",
     "mcp.local.first-tool": "MCP local: start → first tool answer",

@@ -21,11 +21,13 @@ from site_builder.cli.progress import ProgressLine
 
 if TYPE_CHECKING:  # imported when `serve` runs: the CLI's other commands never load them
     from site_builder.serve.events import Broadcaster
+    from site_builder.serve.on_demand import FirstBuild
     from site_builder.serve.preview import Preview
     from site_builder.serve.server import PreviewServer
     from site_builder.serve.store import SiteStore
     from site_builder.serve.watcher import Watcher
 
+from site_builder.base.words import plural
 from site_builder.cli.common import Subcommands, fail, find_root, load_config_or_fail
 from site_builder.errors import OK, USAGE
 
@@ -63,12 +65,12 @@ def address(host: str, port: int, base: str) -> str:
 
 
 def bind(host: str, port: int, base: str, events: Broadcaster,
-         store: SiteStore) -> PreviewServer:
+         store: SiteStore, first: FirstBuild | None = None) -> PreviewServer:
     """The server, listening. Raises SystemExit(2) with one clear line when it cannot."""
     from site_builder.serve.server import PreviewServer
 
     try:
-        return PreviewServer(host, port, store, base, events)
+        return PreviewServer(host, port, store, base, events, first=first)
     except OSError as exc:
         where = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
         if exc.errno == errno.EADDRINUSE:
@@ -86,6 +88,7 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from site_builder.serve.events import Broadcaster
+    from site_builder.serve.on_demand import FirstBuild
     from site_builder.serve.preview import Preview, say
     from site_builder.serve.store import SiteStore
     from site_builder.serve.watcher import Layout, Watcher
@@ -94,32 +97,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = load_config_or_fail(root)
     events = Broadcaster()
     store = SiteStore()
-    server = bind(args.host, args.port, config.base, events, store)
+    first = FirstBuild()
+    server = bind(args.host, args.port, config.base, events, store, first)
     signal.signal(signal.SIGTERM, _stop)
     preview = Preview(root, store, events)
     # Watching starts before the first build, so that a save made while it runs is seen.
     watcher = Watcher(Layout.of(config, preview.cache.failed_sources))
     watcher.start()
-    serving = False
     try:
-        say(f"site-builder serve: building {root}", sys.stderr)
-        progress = ProgressLine(sys.stderr)
-        built = preview.start(progress)
-        progress.clear()
+        # The server answers at once: pages the first build has not written yet are made
+        # on demand meanwhile (serve.on_demand).
         threading.Thread(target=server.serve_forever, name="serve-http", daemon=True).start()
-        serving = True
-        url = address(args.host, server.port, preview.base)
-        if args.host not in LOOPBACK:
-            say(f"site-builder serve: listening on {args.host}: anyone who can reach this "
-                "machine can read the preview", sys.stderr)
-        say(f"Serving {config.title} at {url} (Ctrl-C to stop)", sys.stdout)
-        if not built:
+        _announce(args, config.title, address(args.host, server.port, config.base))
+        started = time.perf_counter()
+        progress = ProgressLine(sys.stderr, delay=0.0)
+        built = preview.start(progress, first)
+        progress.clear()
+        if built:
+            say(f"site-builder serve: built {plural(len(store), 'file')} in "
+                f"{time.perf_counter() - started:.1f} s", sys.stderr)
+        else:
             say("site-builder serve: nothing to show until the errors above are fixed",
                 sys.stderr)
-        if args.open:
-            import webbrowser  # only with --open: 8 ms of loading otherwise
-
-            webbrowser.open(url)
         _loop(preview, watcher, server)
     except KeyboardInterrupt:
         pass
@@ -127,12 +126,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut cleanup
         watcher.stop()
         events.close()
-        if serving:
-            server.shutdown()
+        server.shutdown()
         server.server_close()
         signal.signal(signal.SIGINT, signal.default_int_handler)
     say("site-builder serve: stopped", sys.stderr)
     return OK
+
+
+def _announce(args: argparse.Namespace, title: str, url: str) -> None:
+    """Say where the preview is (and open it with --open), before the first build."""
+    from site_builder.serve.preview import say
+
+    if args.host not in LOOPBACK:
+        say(f"site-builder serve: listening on {args.host}: anyone who can reach this "
+            "machine can read the preview", sys.stderr)
+    say(f"Serving {title} at {url} (Ctrl-C to stop)", sys.stdout)
+    if args.open:
+        import webbrowser  # only with --open: 8 ms of loading otherwise
+
+        webbrowser.open(url)
 
 
 def _loop(preview: Preview, watcher: Watcher, server: PreviewServer) -> None:

@@ -45,6 +45,7 @@ from site_builder.render.site import copy_assets, write_site
 from site_builder.serve import affected
 from site_builder.serve.checked import Checked, check, recheck
 from site_builder.serve.events import Broadcaster
+from site_builder.serve.on_demand import FirstBuild
 from site_builder.serve.store import SiteStore
 from site_builder.serve.watcher import ChangeKind, Changes, Layout
 from site_builder.sources.load import load_archive
@@ -102,16 +103,24 @@ class Preview:
 
     # ---- the rebuild loop calls these ---------------------------------------------------------
 
-    def start(self, progress: Callable[[str, int, int], None] | None = None) -> bool:
+    def start(self, progress: Callable[[str, int, int], None] | None = None,
+              first: FirstBuild | None = None) -> bool:
         """The first build. Returns False when the archive has errors (nothing is shown
-        until they are fixed)."""
-        if progress is not None:
-            progress("loading records", 0, 0)
-        self.latest = check(load_archive(self.root, cache=self.cache))
-        if not self._accept(self.latest):
-            return False
-        self._rebuild(self.latest.archive, progress)
-        return True
+        until they are fixed). `first` hears when the archive is checked (from then on it
+        makes pages asked for on demand) and when the build is in the store; the page it made
+        are the store's too, so open pages are not told to reload."""
+        first = first or FirstBuild()
+        try:
+            if progress is not None:
+                progress("loading records", 0, 0)
+            self.latest = check(load_archive(self.root, cache=self.cache))
+            accepted = self._accept(self.latest)
+            first.checked(self.latest.archive if accepted else None)
+            if accepted:
+                self._rebuild(self.latest.archive, progress, announce=False)
+            return accepted
+        finally:
+            first.finished()
 
     def update(self, changes: Changes) -> None:
         """Bring the site up to date with `changes`; never raises for a broken archive or
@@ -175,7 +184,8 @@ class Preview:
         return self.latest
 
     def _rebuild(self, archive: Archive,
-                 progress: Callable[[str, int, int], None] | None = None) -> None:
+                 progress: Callable[[str, int, int], None] | None = None,
+                 announce: bool = True) -> None:
         """Everything, through the build's own phase two; open pages that changed reload."""
         gc.unfreeze()
         staged = self.store.staged()
@@ -188,8 +198,9 @@ class Preview:
         # referenced, unless it forms a cycle; the collect first takes care of those).
         gc.collect()
         gc.freeze()
-        many = len(changed) > _MANY
-        self.events.reload(None if many else self._urls(archive, changed))
+        if announce:
+            many = len(changed) > _MANY
+            self.events.reload(None if many else self._urls(archive, changed))
 
     def _edit(self, built: Built, archive: Archive, changed: list[str]) -> list[str]:
         """Edited records: their own files now, the rest of what they touch marked stale.

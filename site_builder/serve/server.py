@@ -8,6 +8,9 @@ dots or symlinks it holds. Paths are decoded once and refused when any segment i
 or hidden (except `.well-known/`, where static/ puts verification files), as a static host
 would.
 
+While the first build runs, a file it has not written yet is made on demand (`on_demand`),
+or the request waits for the build when it is not one made so.
+
 Three reserved paths under `base` belong to `serve` itself:
 `__site-builder__/reload.js` (the script added to every HTML page served, never to a file of
 the site; a file, because the pages' Content-Security-Policy allows no inline script),
@@ -37,6 +40,7 @@ from urllib.parse import unquote
 
 from site_builder.base.site_paths import NOT_FOUND_PAGE, PREVIEW_FOLDER
 from site_builder.serve.events import Broadcaster, Message
+from site_builder.serve.on_demand import FirstBuild
 from site_builder.serve.store import SiteStore, Stored
 
 RESERVED = PREVIEW_FOLDER
@@ -46,6 +50,8 @@ HEARTBEAT = 15.0  # seconds between comments on an idle event stream, to notice 
 # Seconds a connection may wait for its next request line or header before it is closed;
 # browsers reopen one at once, and the event stream only ever writes, so it is unaffected.
 IDLE_TIMEOUT = 30.0
+# Seconds a request made during the first build waits for the archive or the build, at most.
+FIRST_BUILD_WAIT = 900.0
 
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -98,14 +104,17 @@ class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, host: str, port: int, store: SiteStore, base: str,
-                 events: Broadcaster, idle_timeout: float = IDLE_TIMEOUT) -> None:
-        """Bind `host`:`port` (0: a free port). Raises OSError when it cannot."""
+                 events: Broadcaster, idle_timeout: float = IDLE_TIMEOUT,
+                 first: FirstBuild | None = None) -> None:
+        """Bind `host`:`port` (0: a free port). Raises OSError when it cannot. With `first`,
+        files asked for before the first build has written them are made on demand."""
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.host = host
         self.idle_timeout = idle_timeout
         self.store = store
         self.base = base
         self.events = events
+        self.first = first
         self.script = reload_script()
         super().__init__((host, port), PreviewHandler)
 
@@ -185,6 +194,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
         if any(p in (".", "..") or (p.startswith(".") and p != WELL_KNOWN) for p in parts) \
                 or "" in parts[:-1]:
             return self._not_found()
+        if self._before_first_build(rel):
+            return None
         if rel == "" or rel.endswith("/"):
             rel += "index.html"
         elif self.server.store.is_folder(rel):
@@ -193,6 +204,23 @@ class PreviewHandler(BaseHTTPRequestHandler):
         if stored is None:
             return self._not_found()
         self._send(HTTPStatus.OK, content_type(rel), stored)
+
+    def _before_first_build(self, rel: str) -> bool:
+        """While the first build runs: answer with the file at `rel` made on demand and
+        return True, or wait for the build (returning False) when it is not one made so."""
+        first = self.server.first
+        if first is None or first.done:
+            return False
+        wanted = f"{rel}index.html" if rel == "" or rel.endswith("/") else rel
+        if self.server.store.get(wanted) is None:
+            made = first.make(wanted, FIRST_BUILD_WAIT)
+            if made is not None:
+                data = made.encode("utf-8") if isinstance(made, str) else made
+                self._send(HTTPStatus.OK, content_type(wanted), Stored(data, False),
+                           on_demand=True)
+                return True
+            first.wait(FIRST_BUILD_WAIT)
+        return False
 
     def _reserved(self, name: str) -> None:
         if name == "reload.js":
@@ -230,9 +258,11 @@ class PreviewHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", "0")
         self.end_headers()
 
-    def _send(self, status: HTTPStatus, kind: str, stored: Stored) -> None:
+    def _send(self, status: HTTPStatus, kind: str, stored: Stored,
+              on_demand: bool = False) -> None:
         """Answer with a file: HTML with the live-reload script added; a compressed file
-        as it is to a client that accepts gzip, else decompressed."""
+        as it is to a client that accepts gzip, else decompressed. A file made `on_demand`
+        says so in `X-Site-Builder-Made` (for tests and the curious)."""
         gzipped = stored.gzipped and not kind.startswith("text/html") and self._takes_gzip()
         data = stored.data if gzipped else stored.content()
         if kind.startswith("text/html"):
@@ -245,6 +275,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
         self.send_header("Vary", "Accept-Encoding")
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        if on_demand:
+            self.send_header("X-Site-Builder-Made", "on-demand")
         self.end_headers()
         if self.send_body:
             self.wfile.write(data)
