@@ -3,4 +3,5 @@
 - `textindex.py` what a text query means, for every search (tokens, stems, BM25)
 - `facets.py`    records grouped by the values the filters use, once per archive
 - `answers.py`   the queries behind the MCP tools, `search`/`show` and decisions.json
+- `governance.py` reviews due, RFC sign-offs, the records for paths, supersede chains
 """
