@@ -24,8 +24,7 @@ from typing import Any
 from site_builder.archive.archive import Archive
 from site_builder.contract import records as contract
 from site_builder.mcp import tools
-from site_builder.query import answers as query
-from site_builder.query import copies
+from site_builder.query import copies, governance
 from site_builder.sources.load import load_archive
 
 REPO = Path(__file__).resolve().parent.parent
@@ -46,7 +45,7 @@ def answer(archive: Archive, tool: str, arguments: dict[str, Any],
     """What the tool answers on `archive` (its structuredContent)."""
     given = contract.checked(tool, arguments)
     if tool == "due_reviews":
-        return query.due_reviews(archive, **given, today=today)
+        return governance.due_reviews(archive, **given, today=today)
     result, _ = tools.run(tools.BY_NAME[tool], archive, given)
     return result
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from bench import make_corpus
 from site_builder.cli import build_parser
+from site_builder.contract import answers
 from site_builder.contract import records as contract
 from site_builder.mcp import tools
 from site_builder.query import answers as query
@@ -38,7 +39,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("which", ["example", "corpus"])
 def test_every_answer_fits_the_schemas_derived_from_the_declaration(which, corpus):
     archive = load_archive(EXAMPLE_SITE if which == "example" else corpus)
-    detail = jsonschema.Draft202012Validator(contract.OUTPUTS["get_record"])
+    detail = jsonschema.Draft202012Validator(answers.OUTPUTS["get_record"])
     for record in archive.records:
         answer = query.detail(archive, record)
         assert list(answer) == [*RECORD_KEYS, "body"]
@@ -51,7 +52,7 @@ def test_every_answer_fits_the_schemas_derived_from_the_declaration(which, corpu
         if tool.name == "due_reviews":
             arguments = {"all": True}
         answer, _ = tools.run(tool, archive, contract.checked(tool.name, arguments))
-        jsonschema.validate(answer, contract.OUTPUTS[tool.name])
+        jsonschema.validate(answer, answers.OUTPUTS[tool.name])
 
 
 @pytest.mark.parametrize("which", ["example", "corpus"])

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from site_builder.archive.archive import Archive
 from site_builder.query import answers as query
+from site_builder.query import governance
 from site_builder.query.facets import facets_for
 from site_builder.sources.load import load_archive
 from tests.conftest import EXAMPLE_SITE
@@ -39,7 +40,7 @@ def obvious(project: str | None, within: int, all: bool, today: dt.date) -> list
        offset=st.sampled_from([0, 1, 3]))
 def test_due_reviews_are_the_decided_records_due_in_the_window(project, within, all, today,
                                                                offset):
-    found = query.due_reviews(EXAMPLE, project=project, within=within, all=all, limit=3,
+    found = governance.due_reviews(EXAMPLE, project=project, within=within, all=all, limit=3,
                               offset=offset, today=today)
     expected = obvious(project, within, all, today)
     assert found["total"] == len(expected)

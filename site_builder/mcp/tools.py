@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from site_builder.archive.archive import Archive
+from site_builder.contract import answers
 from site_builder.contract import records as contract
 from site_builder.contract.records import ArgumentError
 from site_builder.contract.validate import Schema
 from site_builder.errors import InputError
 from site_builder.mcp.protocol import at_least
 from site_builder.query import answers as query
-from site_builder.query import copies
+from site_builder.query import copies, governance
 
 __all__ = ["BY_NAME", "TOOLS", "ArgumentError", "Tool", "arguments", "run"]
 
@@ -49,7 +50,7 @@ class Tool:
 
     @property
     def output_schema(self) -> Schema:
-        return contract.OUTPUTS[self.name]
+        return answers.OUTPUTS[self.name]
 
     def definition(self, version: str, open_world: bool) -> dict[str, Any]:
         """The tools/list entry for a client on protocol `version`.
@@ -189,7 +190,7 @@ TOOLS: tuple[Tool, ...] = (
         "within the given number of days (default 30), soonest first. Each has review "
         "(due, reviewed, every), daysLeft (negative when overdue) and overdue. With all, "
         "every record with a schedule is listed.",
-        query.due_reviews,
+        governance.due_reviews,
     ),
     Tool(
         "rfc_reviews", "List RFC sign-offs",
@@ -197,7 +198,7 @@ TOOLS: tuple[Tool, ...] = (
         "with each reviewer's state, the sign-off status (approved, pending or "
         "changes-requested), approvals counted against those required, and waitingOn: the "
         "reviewers still pending. With reviewer, only records waiting on that handle.",
-        query.rfc_reviews,
+        governance.rfc_reviews,
     ),
     Tool(
         "records_for_paths", "Decisions governing files",
@@ -208,14 +209,14 @@ TOOLS: tuple[Tool, ...] = (
         "others (superseded, rejected, deprecated, and open proposals, which govern nothing "
         "yet). Paths are compared with the patterns and the citations found when the "
         "archive was read, never read themselves; paths that match nothing give empty lists.",
-        query.records_for_paths,
+        governance.records_for_paths,
     ),
     Tool(
         "list_superseded", "List superseded records",
         "Lists every record that another record superseded, newest first, each with chain: "
         "the summaries of its replacements from the direct one to the end of the chain "
         "(the last one is where the lineage ends today).",
-        query.list_superseded,
+        governance.list_superseded,
     ),
 )
 

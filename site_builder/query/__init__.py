@@ -5,4 +5,5 @@
 - `facets.py`    records grouped by the values the filters use, once per archive
 - `answers.py`   the queries behind the MCP tools, `search`/`show` and decisions.json
 - `copies.py`    a record's published Markdown copy: its YAML block, then the body
+- `governance.py` reviews due, RFC sign-offs, the records for paths, supersede chains
 """

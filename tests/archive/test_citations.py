@@ -10,6 +10,7 @@ import pytest
 from site_builder.archive import codescan
 from site_builder.archive.loader import LoaderCache
 from site_builder.query import answers as query
+from site_builder.query import governance
 from site_builder.sources.load import load_archive
 from tests.citing import CITED, MISSING, git, make_repository
 from tests.conftest import EXAMPLE_SITE, REPO
@@ -57,15 +58,15 @@ def test_check_warns_at_the_codes_line(root: Path):
 
 def test_records_for_paths_says_how_each_record_was_found(root: Path):
     archive = load_archive(root)
-    answer = query.records_for_paths(archive, ["src/billing.py"])
+    answer = governance.records_for_paths(archive, ["src/billing.py"])
     assert [(r["id"], r["via"]) for r in answer["current"]] == [
         ("pay/adr/0002-use-stripe", ["affects", "cited"])]
     assert [(r["id"], r["via"]) for r in answer["historical"]] == [
         ("pay/adr/0003-use-bitcoin", ["cited"]), ("pay/adr/0001-old-gateway", ["cited"])]
     assert answer["total"] == 3
-    folder = query.records_for_paths(archive, ["src/"])
+    folder = governance.records_for_paths(archive, ["src/"])
     assert folder["total"] == 4  # every record cited below src/, the open RFC historical
-    assert query.records_for_paths(archive, ["vendor/lib.py"])["total"] == 0
+    assert governance.records_for_paths(archive, ["vendor/lib.py"])["total"] == 0
 
 
 def test_an_unchanged_repository_reads_no_blob_again(root: Path):
