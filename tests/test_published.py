@@ -19,6 +19,7 @@ from site_builder.access.published import (
     record_id,
     site_path,
 )
+from site_builder.mcp import tools
 from site_builder.render.artifacts import decisions
 from site_builder.render.site import build_site
 from site_builder.render.urls import Urls
@@ -183,7 +184,7 @@ def test_the_compiled_check_agrees_with_the_validator(number: int, key: str, val
 
 
 @settings(max_examples=300, deadline=None)
-@given(tool=st.sampled_from(list(contract.TOOLS)), value=_JSON)
-def test_the_compiled_check_agrees_on_tool_arguments(tool: str, value: Any):
-    schema = contract.input_schema(tool)
-    assert fits(schema)(value) is (problem(value, schema, tool) is None), value
+@given(tool=st.sampled_from(tools.TOOLS), value=_JSON)
+def test_the_compiled_check_agrees_on_tool_arguments(tool: tools.Tool, value: Any):
+    schema = tool.input_schema
+    assert fits(schema)(value) is (problem(value, schema, tool.name) is None), value

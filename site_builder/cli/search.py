@@ -1,7 +1,7 @@
 """`site-builder search` and `show`: the search_records and get_record tools, for people.
 
-The arguments are declared once, in the contract, and checked by it, so the command line
-takes and refuses exactly what the MCP tools do.
+The arguments are the tools' own (their rows in `site_builder.mcp.tools`), checked the same
+way, so the command line takes and refuses exactly what the MCP tools do.
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from site_builder import contract
 from site_builder.cli.common import (
     ARCHIVE_ERRORS,
     OK,
@@ -18,13 +17,17 @@ from site_builder.cli.common import (
     print_json,
     print_table,
 )
+from site_builder.mcp.tools import BY_NAME
 from site_builder.words import plural
+
+SEARCH = BY_NAME["search_records"].parameters
+SHOW = BY_NAME["get_record"].parameters
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("search", help="search records (the search_records tool)",
                        parents=[common])
-    contract.cli_flags(p, "search_records")
+    SEARCH.add_flags(p)
     p.add_argument("--json", action="store_true", help="print the tool's JSON object")
     p.add_argument("--url", metavar="SITE", help="query a published site instead")
     p.set_defaults(func=cmd_search)
@@ -39,7 +42,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 def cmd_search(args: argparse.Namespace) -> int:
     from site_builder import query
 
-    given = contract.checked("search_records", contract.cli_arguments(args, "search_records"))
+    given = SEARCH.checked(SEARCH.from_command_line(args))
     archive = archive_for_queries(args)
     result = query.search_records(archive, **given)
     if args.json:
@@ -75,7 +78,7 @@ def _described(given: dict[str, object]) -> list[str]:
 def cmd_show(args: argparse.Namespace) -> int:
     from site_builder import query
 
-    given = contract.checked("get_record", {"id": args.id})
+    given = SHOW.checked({"id": args.id})
     archive = archive_for_queries(args)
     try:
         result = query.get_record(archive, **given)
