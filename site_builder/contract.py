@@ -219,7 +219,8 @@ def search_answer() -> Schema:
 
 def record_key(name: str) -> Schema:
     """A nullable key of the record, as a list item that always has it."""
-    return next(k.schema for k in RECORD if k.name == name)["anyOf"][0]
+    present: Schema = next(k.schema for k in RECORD if k.name == name)["anyOf"][0]
+    return present
 
 
 PROJECT: Schema = strict({
@@ -323,13 +324,13 @@ class Parameters:
             raise ArgumentError(f"The arguments of {self.owner} must be an object, "
                                 f"not {type(given).__name__}.")
         kinds = {p.name: p.kind for p in self.params}
-        given = {name: int(value) if kinds.get(name) == "integer"
-                 and isinstance(value, float) and value.is_integer() else value
-                 for name, value in given.items()}
-        found = problem(given, self.schema, self.owner)
+        out: dict[str, Any] = {
+            name: int(value) if kinds.get(name) == "integer" and isinstance(value, float)
+            and value.is_integer() else value for name, value in given.items()}
+        found = problem(out, self.schema, self.owner)
         if found:
             raise ArgumentError(found)
-        return given
+        return out
 
     def add_flags(self, parser: argparse.ArgumentParser) -> None:
         """Add the parameters to a command line: `--current-only`, `--limit N`, …; the

@@ -102,12 +102,15 @@ class Server:
     """Dispatch of MCP requests to the tools and resources over one Source.
 
     `hints` sets the 2026-07-28 cache hints: how long an archive answer may be cached and
-    whether a shared cache may serve it to anyone (public) or only to its client.
+    whether a shared cache may serve it to anyone (public) or only to its client. `table`
+    is the tools it serves, in tools/list order (every tool's row, unless told otherwise).
     """
 
     def __init__(self, source: Source, log: Log = log_to_stderr,
-                 hints: CacheHints | None = None) -> None:
+                 hints: CacheHints | None = None,
+                 table: tuple[tools.Tool, ...] = tools.TOOLS) -> None:
         self.source = source
+        self.tools = {tool.name: tool for tool in table}
         self.hints = hints or CacheHints()
         self.connection = Connection()  # the stdio client's; HTTP passes one per request
         self._log = log
@@ -241,15 +244,15 @@ class Server:
 
     def _tools_list(self, params: dict[str, Any], version: str) -> dict[str, Any]:
         return {"tools": [tool.definition(version, self.source.open_world)
-                          for tool in tools.TOOLS]}
+                          for tool in self.tools.values()]}
 
     def _tools_call(self, params: dict[str, Any], version: str) -> dict[str, Any]:
         name = params.get("name")
-        tool = tools.BY_NAME.get(name) if isinstance(name, str) else None
+        tool = self.tools.get(name) if isinstance(name, str) else None
         if tool is None:
             shown = repr(name)[:200]
             raise RpcError(INVALID_PARAMS, f"Unknown tool {shown}; the tools are "
-                                           f"{', '.join(tools.BY_NAME)}.")
+                                           f"{', '.join(self.tools)}.")
         try:
             given = tools.arguments(tool, params.get("arguments"))
         except tools.ArgumentError as exc:
