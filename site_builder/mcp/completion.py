@@ -10,6 +10,7 @@ their Archive, so an edit (local mode) or a new decisions.json (remote mode) bri
 
 from __future__ import annotations
 
+import threading
 import weakref
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
@@ -37,7 +38,8 @@ class _Names:
     __slots__ = ("keys", "values")
 
     def __init__(self, names: Iterable[str]) -> None:
-        pairs = sorted({(fold(name), name) for name in names if name})
+        # Names repeat (a tag on thousands of records): fold each distinct one once.
+        pairs = sorted((fold(name), name) for name in set(names) if name)
         self.keys = [key for key, _ in pairs]
         self.values = [value for _, value in pairs]
 
@@ -51,24 +53,37 @@ class _Names:
 
 
 class Completions:
-    """The names of one Archive, by kind (one of KINDS), ready for prefix lookups."""
+    """The names of one Archive, by kind (one of KINDS), ready for prefix lookups. Each
+    kind is sorted on its first use, so completing a status never sorts the record ids."""
 
     def __init__(self, archive: Archive) -> None:
-        records = archive.records
-        self._names = {
-            "record": _Names([*(r.id for r in records), *(r.ref for r in records)]),
-            "project": _Names([*archive.projects, *(r.project for r in records)]),
-            "type": _Names(r.type for r in records),
-            "tag": _Names(t for r in records for t in r.tags),
-            "status": _Names(s.name for s in archive.config.statuses),
-            "path": _Names(p for r in records for p in r.affects.patterns
-                           if not p.startswith("!")),
-        }
+        self._archive = archive
+        self._names: dict[str, _Names] = {}
+        self._lock = threading.Lock()
+
+    def _gather(self, kind: str) -> Iterable[str]:
+        archive, records = self._archive, self._archive.records
+        if kind == "record":
+            return [*(r.id for r in records), *(r.ref for r in records)]
+        if kind == "project":
+            return [*archive.projects, *(r.project for r in records)]
+        if kind == "type":
+            return [r.type for r in records]
+        if kind == "tag":
+            return [t for r in records for t in r.tags]
+        if kind == "status":
+            return [s.name for s in archive.config.statuses]
+        # A `!` pattern excludes paths: it names none to offer.
+        return [p for r in records for p in r.affects.patterns if not p.startswith("!")]
 
     def matching(self, kind: str, prefix: str) -> tuple[list[str], int]:
         """The first MAX_VALUES names of `kind` starting with `prefix` (case-insensitive),
         sorted, and how many start with it in all."""
-        return self._names[kind].matching(prefix)
+        with self._lock:  # the HTTP server's one worker thread, or stdio's loop
+            names = self._names.get(kind)
+            if names is None:
+                names = self._names[kind] = _Names(self._gather(kind))
+        return names.matching(prefix)
 
 
 _COMPLETIONS: weakref.WeakKeyDictionary[Archive, Completions] = weakref.WeakKeyDictionary()
