@@ -20,7 +20,11 @@ from site_builder.archive.archive import Archive, LookupFailed
 from site_builder.archive.records import Record
 from site_builder.archive.template import SECTIONS
 from site_builder.authoring import NewRecordError, check_names, draft, next_number
+from site_builder.mcp import tools
 
+# As many paths as records_for_paths takes: a review costs paths × records matches.
+MAX_PATHS = next(p.maximum or 0 for p in tools.BY_NAME["records_for_paths"].params
+                 if p.name == "paths")
 # Records whose headings decide a draft's sections: the newest of the project's type.
 _SECTION_SAMPLE = 20
 _SEPARATORS = re.compile(r"[\n,]+")
@@ -149,6 +153,9 @@ def review_text(archive: Archive, given: dict[str, str], local: bool) -> str:
     if not paths:
         raise PromptError("paths must name at least one repository-relative path "
                           "(several: separate them with commas or new lines).")
+    if len(paths) > MAX_PATHS:
+        raise PromptError(f"paths names {len(paths)} paths; a review takes at most "
+                          f"{MAX_PATHS}: review the change in parts.")
     found = query.records_for_paths(archive, paths, limit=200)
     lines = ["Review this change against the decisions that govern its files.", "",
              "Changed: " + ", ".join(f"`{p}`" for p in paths)]

@@ -129,6 +129,13 @@ def test_a_malformed_completion_request_is_invalid_params(params: dict[str, Any]
     assert answer["error"]["code"] == -32602 and answer["error"]["message"]
 
 
+def test_a_review_of_more_paths_than_records_for_paths_takes_is_refused():
+    with RawServer("--root", str(EXAMPLE_SITE)) as server:
+        answer = get(server, "review_change", paths=",".join(f"f{n}.py" for n in range(257)))
+    assert answer["error"]["code"] == -32602
+    assert "257 paths; a review takes at most 256" in answer["error"]["message"]
+
+
 @pytest.mark.parametrize("arguments", [None, [], {"id": 4}, {"id": ""}, {"id": "x" * 501}])
 def test_malformed_prompt_arguments_are_invalid_params(arguments: Any):
     with RawServer("--root", str(EXAMPLE_SITE)) as server:
