@@ -86,6 +86,18 @@ def check_names(project: str, type_name: str, title: str) -> None:
         raise NewRecordError("the title must not be empty")
 
 
+def check_native(config: SiteConfig, project: str) -> None:
+    """Raises NewRecordError when `project` is read from a folder kept in another tool's
+    format: a native file there would make the project claimed twice, and the folder's own
+    tool (adr new, log4brains adr new) keeps its numbering and template."""
+    foreign = next((s for s in config.sources if s.format and s.project == project), None)
+    if foreign is not None:
+        raise NewRecordError(
+            f"project '{project}' is read from {foreign.label} in {foreign.format} format: "
+            "add the record there with that folder's own tool, or run 'site-builder import' "
+            "to move it to content/")
+
+
 def draft(config: SiteConfig, project: str, type_name: str, title: str, number: int,
           today: dt.date, author: str | None = None, *, status: str | None = None,
           tags: tuple[str, ...] = (), fields: tuple[FieldDef, ...] = (),

@@ -19,7 +19,13 @@ from site_builder import query
 from site_builder.archive.archive import Archive, LookupFailed
 from site_builder.archive.records import Record
 from site_builder.archive.template import SECTIONS
-from site_builder.authoring import NewRecordError, check_names, draft, next_number
+from site_builder.authoring import (
+    NewRecordError,
+    check_names,
+    check_native,
+    draft,
+    next_number,
+)
 from site_builder.mcp import tools
 
 # As many paths as records_for_paths takes: a review costs paths × records matches.
@@ -86,6 +92,7 @@ def draft_text(archive: Archive, given: dict[str, str], local: bool) -> str:
                           f"{', '.join(archive.projects) or 'none yet'}.")
     try:
         check_names(project_id, type_name, title)
+        check_native(archive.config, project_id)
     except NewRecordError as exc:
         raise PromptError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
     statuses = [s.name for s in archive.config.statuses]

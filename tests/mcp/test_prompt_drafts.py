@@ -142,3 +142,20 @@ def test_malformed_prompt_arguments_are_invalid_params(arguments: Any):
         answer = server.request({"jsonrpc": "2.0", "id": 1, "method": "prompts/get",
                                  "params": {"name": "explain_record", "arguments": arguments}})
     assert answer["error"]["code"] == -32602 and answer["error"]["message"]
+
+
+def test_a_project_kept_in_another_format_is_refused_as_new_refuses_it(root: Path):
+    (root / "site.yml").write_text(SITE + "sources:\n  - path: doc/adr\n    format: nygard\n"
+                                   "    project: legacy\n", encoding="utf-8")
+    (root / "doc/adr").mkdir(parents=True)
+    (root / "doc/adr/0001-use-make.md").write_text(
+        "# 1. Use make\n\nDate: 2026-01-01\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n"
+        "## Decision\n\nMake.\n\n## Consequences\n\nFine.\n", encoding="utf-8")
+    with RawServer("--root", str(root)) as server:
+        server.request(initialize())
+        answer = get(server, "draft_record", project="legacy", type="adr", title="Use just")
+    new = run_cli("new", "legacy", "adr", "Use just", "--root", str(root))
+    assert new.returncode == 2
+    refusal = new.stderr.strip().removeprefix("site-builder: ")
+    assert answer["error"]["code"] == -32602
+    assert answer["error"]["message"] == f"Invalid params: {refusal[:1].upper()}{refusal[1:]}."
