@@ -61,8 +61,10 @@ class Completions:
         self._names: dict[str, _Names] = {}
         self._lock = threading.Lock()
 
-    def _gather(self, kind: str) -> Iterable[str]:
+    def _gather(self, kind: str, project: str | None) -> Iterable[str]:
         archive, records = self._archive, self._archive.records
+        if project is not None:  # a project already chosen: the types it has
+            return [r.type for r in records if fold(r.project) == project]
         if kind == "record":
             return [*(r.id for r in records), *(r.ref for r in records)]
         if kind == "project":
@@ -76,13 +78,16 @@ class Completions:
         # A `!` pattern excludes paths: it names none to offer.
         return [p for r in records for p in r.affects.patterns if not p.startswith("!")]
 
-    def matching(self, kind: str, prefix: str) -> tuple[list[str], int]:
+    def matching(self, kind: str, prefix: str,
+                 project: str | None = None) -> tuple[list[str], int]:
         """The first MAX_VALUES names of `kind` starting with `prefix` (case-insensitive),
-        sorted, and how many start with it in all."""
+        sorted, and how many start with it in all; types only of `project` when given."""
+        within = fold(project) if kind == "type" and project is not None else None
+        key = kind if within is None else f"{kind}:{within}"
         with self._lock:  # the HTTP server's one worker thread, or stdio's loop
-            names = self._names.get(kind)
+            names = self._names.get(key)
             if names is None:
-                names = self._names[kind] = _Names(self._gather(kind))
+                names = self._names[key] = _Names(self._gather(kind, within))
         return names.matching(prefix)
 
 
@@ -127,7 +132,8 @@ def complete(archive_of: Callable[[], Archive], params: dict[str, Any],
              templates: dict[str, dict[str, str | None]]) -> dict[str, Any]:
     """The completion/complete result for `params`; `templates` maps each resource
     template's URI to its variables' kinds. The archive is read only when a kind of name
-    is to be offered. Raises RpcError -32602 for a malformed or unknown reference."""
+    is to be offered; a `type` is one of the project `context.arguments` names, if any.
+    Raises RpcError -32602 for a malformed or unknown reference."""
     argument = params.get("argument")
     if not isinstance(argument, dict) or not isinstance(argument.get("name"), str) \
             or not isinstance(argument.get("value"), str):
@@ -143,6 +149,10 @@ def complete(archive_of: Callable[[], Archive], params: dict[str, Any],
         head, value = value[:cut], value[cut:]
         head += value[:len(value) - len(value.lstrip())]
         value = value.lstrip()
-    values, total = completions_for(archive_of()).matching(kind, value)
+    context = params.get("context")
+    chosen = context.get("arguments") if isinstance(context, dict) else None
+    project = chosen.get("project") if isinstance(chosen, dict) else None
+    values, total = completions_for(archive_of()).matching(
+        kind, value, project if isinstance(project, str) and project else None)
     return {"completion": {"values": [head + v for v in values], "total": total,
                            "hasMore": total > len(values)}}

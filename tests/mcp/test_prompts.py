@@ -227,3 +227,15 @@ def test_completion_of_what_does_not_exist_is_invalid_params(client: Session):
         with pytest.raises(MCPError) as raised:
             client.complete(ref, {"name": name, "value": ""})
         assert raised.value.error.code == -32602
+
+
+def test_a_type_completes_within_the_project_already_chosen(client: Session,
+                                                             archive: Archive):
+    ref = PromptReference(name="draft_record")
+    for project in archive.projects:
+        answer = client.complete(ref, {"name": "type", "value": ""},
+                                 context_arguments={"project": project.upper()})
+        ours = {r.type for r in archive.records if r.project == project}
+        _check(answer.completion, ours, "")
+    everything = client.complete(ref, {"name": "type", "value": ""}).completion.values
+    assert everything == sorted({r.type for r in archive.records})
