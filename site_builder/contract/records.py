@@ -1,22 +1,24 @@
-"""The record's JSON shape and every tool's parameters, declared once.
+"""The record's JSON shape, and the vocabulary every tool's parameters are declared in.
 
-What a record looks like as JSON (decisions.json, MCP answers, `--json`) and what each query
+What a record looks like as JSON (decisions.json, MCP answers, `--json`) and what a query
 takes are facts that several front ends publish. They are written down here, and only here:
 - `RECORD` lists the record's keys with their schemas; `summary_schema()` and
   `detail_schema()` are the MCP tools' output items, `record_schema()` the record of a
-  site's `decisions.schema.json` (`index_contract.document`), which loosened for other
+  site's `decisions.schema.json` (`contract/index.py` `document`), which loosened for other
   versions is also what a published decisions.json is checked against before it is read
-  back (`index_contract.readable`, `access/published.py`);
-- `TOOLS` lists each query's parameters; `input_schema()` is a tool's MCP inputSchema,
-  `checked()` validates arguments for the MCP server and the CLI alike, and `cli_flags()`
-  adds the same parameters to a command line.
-The query functions themselves (`query/answers.py`) then trust their arguments.
+  back (`contract/index.py` `readable`, `access/published.py`); `page_of()`, `counted()` and
+  the other shapes below build the tools' output schemas from them;
+- `Param` is one parameter and `Parameters` a tool's (or a prompt's) list of them:
+  `schema` is its MCP inputSchema, `checked()` validates arguments for the MCP server and
+  the CLI alike, and `add_flags()` adds the same parameters to a command line.
+Each tool declares its parameters and output schema in these terms, once, in its row of
+`site_builder.mcp.tools`. The query functions themselves (`query/answers.py`) trust their arguments.
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from site_builder.archive.values import REVIEW_STATES
@@ -179,7 +181,7 @@ def field_value_schema(kind: str, values: tuple[str, ...] = ()) -> Schema:
     return {"type": {"string": "string", "number": "number", "boolean": "boolean"}[kind]}
 
 
-# ---- tool answers ------------------------------------------------------------------------
+# ---- the shapes of tool answers ---------------------------------------------------------
 
 _PAGE: dict[str, Schema] = {
     "total": {"type": "integer", "description": "Matches in all, before limit and offset"},
@@ -188,13 +190,20 @@ _PAGE: dict[str, Schema] = {
 }
 
 
-def _page_of(item: Schema) -> Schema:
+def page_of(item: Schema) -> Schema:
     """A paged answer: total, offset, limit and the records."""
     return {"type": "object", "required": [*_PAGE, "records"],
             "properties": {**_PAGE, "records": {"type": "array", "items": item}}}
 
 
-def _counted(key: str) -> Schema:
+def split_page(*keys: str) -> Schema:
+    """A paged answer whose records come under several `keys` (records_for_paths)."""
+    return {"type": "object", "required": [*_PAGE, *keys],
+            "properties": {**_PAGE, **{key: {"type": "array", "items": summary_schema()}
+                                       for key in keys}}}
+
+
+def counted(key: str) -> Schema:
     """`{key: [{name, count}], total}`."""
     return {"type": "object", "required": [key, "total"], "properties": {
         key: {"type": "array", "items": strict({"name": STRING, "count": {"type": "integer"}})},
@@ -202,19 +211,19 @@ def _counted(key: str) -> Schema:
     }}
 
 
-def _search_answer() -> Schema:
+def search_answer() -> Schema:
     """search_records' page, which says how a mistyped query was understood."""
-    answer = _page_of(summary_schema())
+    answer = page_of(summary_schema())
     answer["properties"]["didYouMean"] = {
         "type": "string",
         "description": "The query as it was understood when a mistyped word was corrected"}
     return answer
 
 
-def _review_key(name: str) -> Schema:
+def record_key(name: str) -> Schema:
     """A nullable key of the record, as a list item that always has it."""
-    schema: Schema = next(k.schema for k in RECORD if k.name == name)["anyOf"][0]
-    return schema
+    present: Schema = next(k.schema for k in RECORD if k.name == name)["anyOf"][0]
+    return present
 
 
 PROJECT: Schema = strict({
@@ -223,33 +232,9 @@ PROJECT: Schema = strict({
     "records": {"type": "integer", "minimum": 0},  # how many records it holds
     "fields": {"type": "array", "items": {"$ref": "#/$defs/field"}},
 })
-
-# Each tool's answer; list items are record summaries with the keys the tool adds.
-OUTPUTS: dict[str, Schema] = {
-    "list_projects": strict({"projects": {"type": "array", "items": PROJECT}}),
-    "search_records": _search_answer(),
-    "get_record": detail_schema(),
-    "list_tags": _counted("tags"),
-    "list_fields": strict({
-        "fields": {"type": "array", "items": FIELD},
-        "projects": {"type": "object", "additionalProperties": {
-            "type": "array", "items": FIELD}}}),
-    "list_authors": _counted("authors"),
-    "due_reviews": _page_of(summary_schema(review=_review_key("review"),
-                                           overdue={"type": "boolean"},
-                                           daysLeft={"type": "integer"})),
-    "rfc_reviews": _page_of(summary_schema(reviewers=_review_key("reviewers"),
-                                           rfcReview=_review_key("rfcReview"))),
-    "records_for_paths": {"type": "object", "required": [*_PAGE, "current", "historical"],
-                          "properties": {**_PAGE,
-                                         "current": {"type": "array",
-                                                     "items": summary_schema()},
-                                         "historical": {"type": "array",
-                                                        "items": summary_schema()}}},
-    "list_superseded": _page_of(summary_schema(chain={"type": "array",
-                                                      "items": summary_schema()})),
-}
-OUTPUTS = {name: inline(schema) for name, schema in OUTPUTS.items()}
+FIELDS_ANSWER: Schema = strict({
+    "fields": {"type": "array", "items": FIELD},
+    "projects": {"type": "object", "additionalProperties": {"type": "array", "items": FIELD}}})
 
 
 # ---- tool parameters ---------------------------------------------------------------------
@@ -260,7 +245,8 @@ class Param:
     """One parameter of a query: its JSON type and bounds, its default and what it means.
 
     `kind` is string, integer, boolean, enum (one of `values`) or paths (a list of strings).
-    `positional` parameters are the command line's bare words (`search WORDS…`).
+    `positional` parameters are the command line's bare words (`search WORDS…`). `hint` is
+    the few words the README's tool table shows beside the name.
     """
 
     name: str
@@ -273,6 +259,7 @@ class Param:
     values: tuple[str, ...] = ()
     required: bool = False
     positional: bool = False
+    hint: str = ""
 
     def schema(self) -> Schema:
         """The parameter's JSON Schema."""
@@ -293,118 +280,88 @@ class Param:
         return {**out, "description": self.description}
 
 
-def _limit(default: int = DEFAULT_LIMIT, maximum: int = MAX_LIMIT,
+def limit(default: int = DEFAULT_LIMIT, maximum: int = MAX_LIMIT,
            what: str = "Records") -> Param:
     return Param("limit", "integer", f"{what} per answer", default, 1, maximum)
 
 
-_OFFSET = Param("offset", "integer", "Records to skip, for the next page", 0, 0, 1_000_000)
-_PROJECT = Param("project", "string", "Project id (see list_projects)")
-_NAMES = _limit(DEFAULT_NAME_LIMIT, 1000, "Names")
-
-TOOLS: dict[str, tuple[Param, ...]] = {
-    "list_projects": (),
-    "search_records": (
-        _PROJECT,
-        Param("type", "string", "Record type, the folder under the project: adr, rfc, ..."),
-        Param("status", "string", "Status such as proposed, accepted, implemented, superseded"),
-        Param("tag", "string", "A tag (see list_tags)"),
-        Param("author", "string", "An author (see list_authors)"),
-        Param("field", "string", "A custom field as name=value, for example risk=high",
-              max_length=400),
-        Param("query", "string", "Words or a question; records holding any of its words "
-                                 "match, best first", max_length=500, positional=True),
-        Param("current_only", "boolean", "Only records in force", False),
-        Param("sort", "enum", "relevance (the default with a query): best match first; date "
-                              "(the default without): newest first", values=SORTS),
-        _limit(), _OFFSET,
-    ),
-    "get_record": (Param("id", "string", "Full id, short id, ref or slug of the record",
-                         max_length=500, required=True, positional=True),),
-    "list_tags": (_PROJECT, _NAMES),
-    "list_fields": (),
-    "list_authors": (_PROJECT, _NAMES),
-    "due_reviews": (
-        _PROJECT,
-        Param("within", "integer", "Days ahead to look", DEFAULT_WITHIN, 0, 36_500),
-        Param("all", "boolean", "Every scheduled record, due or not", False),
-        _limit(), _OFFSET,
-    ),
-    "rfc_reviews": (Param("reviewer", "string", "A reviewer handle, with or without @"),
-                    _limit(), _OFFSET),
-    "records_for_paths": (
-        Param("paths", "paths", "Repository-relative file or folder paths", maximum=256,
-              max_length=1024, required=True),
-        _limit(), _OFFSET,
-    ),
-    "list_superseded": (_limit(), _OFFSET),
-}
+OFFSET = Param("offset", "integer", "Records to skip, for the next page", 0, 0, 1_000_000)
+PROJECT_PARAM = Param("project", "string", "Project id (see list_projects)")
+NAMES_LIMIT = limit(DEFAULT_NAME_LIMIT, 1000, "Names")
 
 
 class ArgumentError(UsageError, ValueError):
     """Arguments that do not fit a tool's parameters; the message says what to change."""
 
 
-def input_schema(tool: str) -> Schema:
-    """A tool's arguments as one strict JSON object schema (its MCP inputSchema)."""
-    params = TOOLS[tool]
-    schema: Schema = {"type": "object", "properties": {p.name: p.schema() for p in params},
-                      "additionalProperties": False}
-    required = [p.name for p in params if p.required]
-    if required:
-        schema["required"] = required
-    return schema
+@dataclass(frozen=True)
+class Parameters:
+    """The parameters of one tool (or prompt) named `owner`, and everything derived from
+    them: the JSON Schema of its arguments, their check, and the same parameters as a
+    command line's flags. Schema and check are made once, when the declaration is."""
 
+    owner: str
+    params: tuple[Param, ...]
+    schema: Schema = field(init=False, repr=False, compare=False)
 
-# Every tool's inputSchema, made once: tools/list and each call's check read them.
-INPUTS: dict[str, Schema] = {name: input_schema(name) for name in TOOLS}
+    def __post_init__(self) -> None:
+        schema: Schema = {"type": "object",
+                          "properties": {p.name: p.schema() for p in self.params},
+                          "additionalProperties": False}
+        required = [p.name for p in self.params if p.required]
+        if required:
+            schema["required"] = required
+        object.__setattr__(self, "schema", schema)
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.params)
 
-def checked(tool: str, given: Any) -> dict[str, Any]:
-    """`given` checked against the tool's parameters, whole-number floats (20.0, as some
-    clients send them) made ints. Raises ArgumentError with one sentence naming the fault."""
-    if given is None:
-        given = {}
-    if not isinstance(given, dict):
-        raise ArgumentError(f"The arguments of {tool} must be an object, "
-                            f"not {type(given).__name__}.")
-    kinds = {p.name: p.kind for p in TOOLS[tool]}
-    given = {name: int(value) if kinds.get(name) == "integer" and isinstance(value, float)
-             and value.is_integer() else value for name, value in given.items()}
-    found = problem(given, INPUTS[tool], tool)
-    if found:
-        raise ArgumentError(found)
-    arguments: dict[str, Any] = given
-    return arguments
+    def checked(self, given: Any) -> dict[str, Any]:
+        """`given` checked against the parameters, whole-number floats (20.0, as some
+        clients send them) made ints. Raises ArgumentError with one sentence naming the
+        fault."""
+        if given is None:
+            given = {}
+        if not isinstance(given, dict):
+            raise ArgumentError(f"The arguments of {self.owner} must be an object, "
+                                f"not {type(given).__name__}.")
+        kinds = {p.name: p.kind for p in self.params}
+        out: dict[str, Any] = {
+            name: int(value) if kinds.get(name) == "integer" and isinstance(value, float)
+            and value.is_integer() else value for name, value in given.items()}
+        found = problem(out, self.schema, self.owner)
+        if found:
+            raise ArgumentError(found)
+        return out
 
+    def add_flags(self, parser: argparse.ArgumentParser) -> None:
+        """Add the parameters to a command line: `--current-only`, `--limit N`, …; the
+        positional one as bare words. Values are checked by `checked`, not by argparse, so
+        the command line and the MCP server refuse the same things in the same words."""
+        for p in self.params:
+            flag = f"--{p.name.replace('_', '-')}"
+            if p.positional:
+                parser.add_argument(p.name, nargs="+" if p.required else "*",
+                                    help=p.description)
+            elif p.kind == "boolean":
+                parser.add_argument(flag, dest=p.name, action="store_true",
+                                    help=p.description)
+            elif p.kind != "paths":
+                parser.add_argument(flag, dest=p.name,
+                                    type=int if p.kind == "integer" else str,
+                                    choices=p.values or None, help=p.description,
+                                    metavar=p.name.upper() if p.kind != "enum" else None)
 
-def cli_flags(parser: argparse.ArgumentParser, tool: str) -> None:
-    """Add the tool's parameters to a command line: `--current-only`, `--limit N`, …; the
-    positional one as bare words. Values are checked by `checked`, not by argparse, so the
-    command line and the MCP server refuse the same things in the same words."""
-    for p in TOOLS[tool]:
-        if p.positional:
-            parser.add_argument(p.name, nargs="+" if p.required else "*",
-                                help=p.description)
-        elif p.kind == "boolean":
-            parser.add_argument(f"--{p.name.replace('_', '-')}", dest=p.name,
-                                action="store_true", help=p.description)
-        elif p.kind != "paths":
-            parser.add_argument(f"--{p.name.replace('_', '-')}", dest=p.name,
-                                type=int if p.kind == "integer" else str,
-                                choices=p.values or None, help=p.description,
-                                metavar=p.name.upper() if p.kind != "enum" else None)
-
-
-def cli_arguments(args: argparse.Namespace, tool: str) -> dict[str, Any]:
-    """The tool's arguments as a command line gave them (words joined), not yet checked:
-    only those given, as an MCP client sends only the arguments it sets."""
-    out: dict[str, Any] = {}
-    for p in TOOLS[tool]:
-        value = getattr(args, p.name, None)
-        if p.positional and isinstance(value, list):
-            value = " ".join(value) or None
-        if value is None or (p.kind == "boolean" and value is False):
-            continue
-        out[p.name] = value
-    return out
+    def from_command_line(self, args: argparse.Namespace) -> dict[str, Any]:
+        """The arguments as a command line gave them (words joined), not yet checked: only
+        those given, as an MCP client sends only the arguments it sets."""
+        out: dict[str, Any] = {}
+        for p in self.params:
+            value = getattr(args, p.name, None)
+            if p.positional and isinstance(value, list):
+                value = " ".join(value) or None
+            if value is None or (p.kind == "boolean" and value is False):
+                continue
+            out[p.name] = value
+        return out
