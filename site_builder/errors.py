@@ -4,6 +4,7 @@
     ├── UsageError                   exit 2: the command asked for something it cannot do
     │   ├── ArgumentError            contract/records.py: arguments against a tool's parameters
     │   ├── QueryError               query/answers.py: no record by that name, an ambiguous one
+    │   ├── PromptError              mcp/prompt_texts.py: a prompt argument the archive cannot use
     │   ├── NoArchive                config/site.py: no site.yml where the command looks
     │   └── AddressError             mcp/listen.py: an address `mcp --http` cannot serve on
     ├── InputError                   input that cannot be used as it is

@@ -1,4 +1,7 @@
-"""The README's MCP examples, made from example-site by the same queries the tools run.
+"""The README's MCP tool table and examples, made from the tools' rows and example-site.
+
+The table under `### Tools` is made from the tools' declarations (`site_builder.mcp.tools`):
+one row per tool, its parameters and the sentence its row says it answers.
 
 Each example in the README is a line naming a tool and its arguments in backticks, then a
 fenced block with the answer:
@@ -22,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.archive.archive import Archive
-from site_builder.contract import records as contract
 from site_builder.mcp import tools
 from site_builder.query import copies, governance
 from site_builder.sources.load import load_archive
@@ -43,11 +45,31 @@ BODY_LINES = 2  # of a Markdown copy's body, shown before "…"
 def answer(archive: Archive, tool: str, arguments: dict[str, Any],
            today: dt.date | None) -> Any:
     """What the tool answers on `archive` (its structuredContent)."""
-    given = contract.checked(tool, arguments)
+    given = tools.BY_NAME[tool].arguments(arguments)
     if tool == "due_reviews":
         return governance.due_reviews(archive, **given, today=today)
     result, _ = tools.run(tools.BY_NAME[tool], archive, given)
     return result
+
+
+TABLE = re.compile(r"^\| tool \| arguments \| answers \|\n\|---\|---\|---\|\n(?:\|.*\n)+",
+                   re.MULTILINE)
+
+
+def _argument(param: Any) -> str:
+    name = f"`{param.name}[]`" if param.kind == "paths" else f"`{param.name}`"
+    if param.kind == "enum":
+        return f"{name} (" + " or ".join(f"`{v}`" for v in param.values) + ")"
+    return f"{name} ({param.hint})" if param.hint else name
+
+
+def tool_table() -> str:
+    """The README's table of tools, one row per declaration, in tools/list order."""
+    rows = ["| tool | arguments | answers |", "|---|---|---|"]
+    for tool in tools.TOOLS:
+        taken = ", ".join(_argument(p) for p in tool.params) or "none"
+        rows.append(f"| `{tool.name}` | {taken} | {tool.answers} |")
+    return "\n".join(rows) + "\n"
 
 
 def as_json(value: dict[str, Any]) -> str:
@@ -94,7 +116,7 @@ def rewrite(text: str, archive: Archive) -> str:
         end = match.end("block") - match.start()
         whole = match.group(0)
         return whole[:start] + expected(archive, match) + whole[end:]
-    return EXAMPLE.sub(block, text)
+    return TABLE.sub(lambda _: tool_table(), EXAMPLE.sub(block, text), count=1)
 
 
 def main(argv: list[str] | None = None) -> int:

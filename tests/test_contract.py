@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from bench import make_corpus
 from site_builder.cli import build_parser
-from site_builder.contract import answers
 from site_builder.contract import records as contract
 from site_builder.mcp import tools
 from site_builder.query import answers as query
@@ -39,7 +38,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("which", ["example", "corpus"])
 def test_every_answer_fits_the_schemas_derived_from_the_declaration(which, corpus):
     archive = load_archive(EXAMPLE_SITE if which == "example" else corpus)
-    detail = jsonschema.Draft202012Validator(answers.OUTPUTS["get_record"])
+    detail = jsonschema.Draft202012Validator(tools.BY_NAME["get_record"].output_schema)
     for record in archive.records:
         answer = query.detail(archive, record)
         assert list(answer) == [*RECORD_KEYS, "body"]
@@ -51,8 +50,8 @@ def test_every_answer_fits_the_schemas_derived_from_the_declaration(which, corpu
             if tool.name == "records_for_paths" else {})
         if tool.name == "due_reviews":
             arguments = {"all": True}
-        answer, _ = tools.run(tool, archive, contract.checked(tool.name, arguments))
-        jsonschema.validate(answer, answers.OUTPUTS[tool.name])
+        answer, _ = tools.run(tool, archive, tool.arguments(arguments))
+        jsonschema.validate(answer, tool.output_schema)
 
 
 @pytest.mark.parametrize("which", ["example", "corpus"])
@@ -70,16 +69,16 @@ def test_a_built_decisions_json_fits_its_derived_schema(which, corpus, tmp_path)
 
 
 def test_the_mcp_tools_and_the_cli_take_exactly_the_declared_parameters():
-    assert [t.name for t in tools.TOOLS] == list(contract.TOOLS)
+    assert len(tools.BY_NAME) == len(tools.TOOLS)
     for tool in tools.TOOLS:
-        declared = {p.name for p in contract.TOOLS[tool.name]}
+        declared = {p.name for p in tool.params}
         assert set(tool.input_schema["properties"]) == declared
         jsonschema.Draft202012Validator.check_schema(tool.input_schema)
         jsonschema.Draft202012Validator.check_schema(tool.output_schema)
     parser = build_parser()
     search = parser._subparsers._group_actions[0].choices["search"]
     flags = {a.dest for a in search._actions} - {"help", "root", "json", "url"}
-    assert flags == {p.name for p in contract.TOOLS["search_records"]}
+    assert flags == {p.name for p in tools.BY_NAME["search_records"].params}
 
 
 def test_the_cli_refuses_what_the_mcp_server_refuses_in_the_same_words():
@@ -87,13 +86,13 @@ def test_the_cli_refuses_what_the_mcp_server_refuses_in_the_same_words():
                             (["--offset", "-3"], {"offset": -3}),
                             (["--limit", "201"], {"limit": 201})):
         with pytest.raises(contract.ArgumentError) as refused:
-            contract.checked("search_records", arguments)
+            tools.BY_NAME["search_records"].arguments(arguments)
         result = run_cli("search", "--root", str(EXAMPLE_SITE), *argv)
         assert result.returncode == 2
         assert result.stderr.strip() == f"site-builder: {refused.value}"
 
 
-_NAMES = st.sampled_from([p.name for params in contract.TOOLS.values() for p in params]
+_NAMES = st.sampled_from([p.name for tool in tools.TOOLS for p in tool.params]
                          + ["nope", "Limit"])
 _VALUES = (st.none() | st.booleans() | st.integers(-5, 2_000_000)
            | st.floats(allow_nan=False, allow_infinity=False, width=32)
@@ -103,12 +102,12 @@ _VALUES = (st.none() | st.booleans() | st.integers(-5, 2_000_000)
 
 
 @settings(max_examples=400, deadline=None)
-@given(tool=st.sampled_from(list(contract.TOOLS)),
+@given(tool=st.sampled_from(tools.TOOLS),
        arguments=st.dictionaries(_NAMES, _VALUES, max_size=4))
 def test_the_argument_check_agrees_with_jsonschema(tool, arguments):
-    valid = jsonschema.Draft202012Validator(contract.input_schema(tool)).is_valid(arguments)
+    valid = jsonschema.Draft202012Validator(tool.input_schema).is_valid(arguments)
     try:
-        contract.checked(tool, arguments)
+        tool.arguments(arguments)
     except contract.ArgumentError:
         assert not valid, (tool, arguments)
     else:

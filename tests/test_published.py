@@ -21,6 +21,7 @@ from site_builder.access.published import (
 from site_builder.contract import index as index_contract
 from site_builder.contract import records as contract
 from site_builder.contract.validate import fits, problem
+from site_builder.mcp import tools
 from site_builder.query import answers as query
 from site_builder.render.agents.artifacts import decisions
 from site_builder.render.pages.urls import Urls
@@ -185,7 +186,7 @@ def test_the_compiled_check_agrees_with_the_validator(number: int, key: str, val
 
 
 @settings(max_examples=300, deadline=None)
-@given(tool=st.sampled_from(list(contract.TOOLS)), value=_JSON)
-def test_the_compiled_check_agrees_on_tool_arguments(tool: str, value: Any):
-    schema = contract.input_schema(tool)
-    assert fits(schema)(value) is (problem(value, schema, tool) is None), value
+@given(tool=st.sampled_from(tools.TOOLS), value=_JSON)
+def test_the_compiled_check_agrees_on_tool_arguments(tool: tools.Tool, value: Any):
+    schema = tool.input_schema
+    assert fits(schema)(value) is (problem(value, schema, tool.name) is None), value

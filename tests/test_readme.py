@@ -27,6 +27,12 @@ def test_each_example_is_what_the_tool_answers_on_example_site(match):
         json.loads(match["block"])  # what the README shows is valid JSON
 
 
+def test_the_tool_table_is_made_from_the_tools_declarations():
+    assert readme.TABLE.search(TEXT)[0] == readme.tool_table()
+    for tool in readme.tools.TOOLS:
+        assert f"| `{tool.name}` |" in readme.tool_table()
+
+
 def test_the_check_fails_on_a_stale_example():
     stale = TEXT.replace('"limit": 1}`', '"limit": 2}`', 1)
     assert stale != TEXT

@@ -13,7 +13,8 @@ BODY_PLACEHOLDERS = (
     'Chosen option: "…", because …',
 )
 
-RECORD_TEMPLATE = """\
+# The front matter: `fields` is a line per declared field to fill in, or nothing.
+FRONT_MATTER = """\
 ---
 title: {title}
 status: {status}
@@ -21,8 +22,11 @@ date: {date}
 description: {description}
 authors: {authors}
 deciders: []
-tags: []
----
+tags: {tags}
+{fields}---
+"""
+
+BODY = """\
 
 ## Context and Problem Statement
 
@@ -43,3 +47,6 @@ Chosen option: "…", because …
 - Good, because …
 - Bad, because …
 """
+
+# The body's sections, in order: what a record of a project without records of its own has.
+SECTIONS = tuple(line[3:] for line in BODY.splitlines() if line.startswith("## "))

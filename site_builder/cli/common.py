@@ -12,7 +12,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
+from typing import TYPE_CHECKING, TextIO, TypeAlias
 
 from site_builder.base.findings import Finding, has_errors
 from site_builder.config.site import NoArchive, find_archive
@@ -93,39 +93,3 @@ def print_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
     for row in (header, *rows):
         cells = [str(c).ljust(w) for c, w in zip(row, widths, strict=False)]
         print("  ".join(cells).rstrip())
-
-
-def cli_flags(parser: argparse.ArgumentParser, tool: str) -> None:
-    """Add the tool's parameters to a command line: `--current-only`, `--limit N`, …; the
-    positional one as bare words. Values are checked by `checked`, not by argparse, so the
-    command line and the MCP server refuse the same things in the same words."""
-    from site_builder.contract.records import TOOLS
-
-    for p in TOOLS[tool]:
-        if p.positional:
-            parser.add_argument(p.name, nargs="+" if p.required else "*",
-                                help=p.description)
-        elif p.kind == "boolean":
-            parser.add_argument(f"--{p.name.replace('_', '-')}", dest=p.name,
-                                action="store_true", help=p.description)
-        elif p.kind != "paths":
-            parser.add_argument(f"--{p.name.replace('_', '-')}", dest=p.name,
-                                type=int if p.kind == "integer" else str,
-                                choices=p.values or None, help=p.description,
-                                metavar=p.name.upper() if p.kind != "enum" else None)
-
-
-def cli_arguments(args: argparse.Namespace, tool: str) -> dict[str, Any]:
-    """The tool's arguments as a command line gave them (words joined), not yet checked:
-    only those given, as an MCP client sends only the arguments it sets."""
-    from site_builder.contract.records import TOOLS
-
-    out: dict[str, Any] = {}
-    for p in TOOLS[tool]:
-        value = getattr(args, p.name, None)
-        if p.positional and isinstance(value, list):
-            value = " ".join(value) or None
-        if value is None or (p.kind == "boolean" and value is False):
-            continue
-        out[p.name] = value
-    return out

@@ -20,16 +20,13 @@ def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from site_builder.authoring.new import NewRecordError, new_record
+    from site_builder.authoring.new import NewRecordError, check_native, new_record
 
     config = load_config_or_fail(find_root(args.root))
-    foreign = next((s for s in config.sources if s.format and s.project == args.project), None)
-    if foreign is not None:
-        # A native file there would make the project claimed twice; the folder's own tool
-        # (adr new, log4brains adr new) keeps its numbering and template.
-        raise UsageError(f"project '{args.project}' is read from {foreign.label} in "
-                         f"{foreign.format} format: add the record there with that folder's "
-                         "own tool, or run 'site-builder import' to move it to content/")
+    try:
+        check_native(config, args.project)
+    except NewRecordError as exc:
+        raise UsageError(str(exc)) from None
     try:
         path = new_record(config, args.project, args.type, args.title,
                           create_project=args.create_project)

@@ -1,7 +1,7 @@
 """`site-builder search` and `show`: the search_records and get_record tools, for people.
 
-The arguments are declared once, in the contract, and checked by it, so the command line
-takes and refuses exactly what the MCP tools do.
+The arguments are the tools' own (their rows in `site_builder.mcp.tools`), checked the same
+way, so the command line takes and refuses exactly what the MCP tools do.
 """
 
 from __future__ import annotations
@@ -10,23 +10,18 @@ import argparse
 import sys
 
 from site_builder.base.words import plural
-from site_builder.cli.common import (
-    Subcommands,
-    archive_for_queries,
-    cli_arguments,
-    cli_flags,
-    fail,
-    print_json,
-    print_table,
-)
-from site_builder.contract import records as contract
+from site_builder.cli.common import Subcommands, archive_for_queries, fail, print_json, print_table
 from site_builder.errors import ARCHIVE_ERRORS, OK
+from site_builder.mcp.tools import BY_NAME
+
+SEARCH = BY_NAME["search_records"].parameters
+SHOW = BY_NAME["get_record"].parameters
 
 
 def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("search", help="search records (the search_records tool)",
                        parents=[common])
-    cli_flags(p, "search_records")
+    SEARCH.add_flags(p)
     p.add_argument("--json", action="store_true", help="print the tool's JSON object")
     p.add_argument("--url", metavar="SITE", help="query a published site instead")
     p.set_defaults(func=cmd_search)
@@ -41,7 +36,7 @@ def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
 def cmd_search(args: argparse.Namespace) -> int:
     from site_builder.query import answers as query
 
-    given = contract.checked("search_records", cli_arguments(args, "search_records"))
+    given = SEARCH.checked(SEARCH.from_command_line(args))
     archive = archive_for_queries(args)
     result = query.search_records(archive, **given)
     if args.json:
@@ -78,7 +73,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     from site_builder.query import answers as query
     from site_builder.query import copies
 
-    given = contract.checked("get_record", {"id": args.id})
+    given = SHOW.checked({"id": args.id})
     archive = archive_for_queries(args)
     try:
         result = query.get_record(archive, **given)

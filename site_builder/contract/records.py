@@ -1,21 +1,24 @@
-"""The record's JSON shape and every tool's parameters, declared once.
+"""The record's JSON shape, and the vocabulary every tool's parameters are declared in.
 
-What a record looks like as JSON (decisions.json, MCP answers, `--json`) and what each query
+What a record looks like as JSON (decisions.json, MCP answers, `--json`) and what a query
 takes are facts that several front ends publish. They are written down here, and only here:
 - `RECORD` lists the record's keys with their schemas; `summary_schema()` and
   `detail_schema()` are the MCP tools' output items, `record_schema()` the record of a
-  site's `decisions.schema.json` (`index_contract.document`), which loosened for other
+  site's `decisions.schema.json` (`contract/index.py` `document`), which loosened for other
   versions is also what a published decisions.json is checked against before it is read
-  back (`index_contract.readable`, `access/published.py`);
-- `TOOLS` lists each query's parameters; `input_schema()` is a tool's MCP inputSchema,
-  `checked()` validates arguments for the MCP server and the CLI alike (`cli/common.py`
-  adds the same parameters to a command line).
-The query functions themselves (`query/answers.py`) then trust their arguments.
+  back (`contract/index.py` `readable`, `access/published.py`); `contract/answers.py` builds
+  the tools' output schemas from them;
+- `Param` is one parameter and `Parameters` a tool's (or a prompt's) list of them:
+  `schema` is its MCP inputSchema, `checked()` validates arguments for the MCP server and
+  the CLI alike, and `add_flags()` adds the same parameters to a command line.
+Each tool declares its parameters and output schema in these terms, once, in its row of
+`site_builder.mcp.tools`. The query functions themselves (`query/answers.py`) trust their arguments.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import argparse
+from dataclasses import dataclass, field
 from typing import Any
 
 from site_builder.archive.values import REVIEW_STATES
@@ -193,6 +196,7 @@ PROJECT: Schema = strict({
 })
 
 
+
 # ---- tool parameters ---------------------------------------------------------------------
 
 
@@ -201,7 +205,8 @@ class Param:
     """One parameter of a query: its JSON type and bounds, its default and what it means.
 
     `kind` is string, integer, boolean, enum (one of `values`) or paths (a list of strings).
-    `positional` parameters are the command line's bare words (`search WORDS…`).
+    `positional` parameters are the command line's bare words (`search WORDS…`). `hint` is
+    the few words the README's tool table shows beside the name.
     """
 
     name: str
@@ -214,6 +219,7 @@ class Param:
     values: tuple[str, ...] = ()
     required: bool = False
     positional: bool = False
+    hint: str = ""
 
     def schema(self) -> Schema:
         """The parameter's JSON Schema."""
@@ -234,87 +240,88 @@ class Param:
         return {**out, "description": self.description}
 
 
-def _limit(default: int = DEFAULT_LIMIT, maximum: int = MAX_LIMIT,
+def limit(default: int = DEFAULT_LIMIT, maximum: int = MAX_LIMIT,
            what: str = "Records") -> Param:
     return Param("limit", "integer", f"{what} per answer", default, 1, maximum)
 
 
-_OFFSET = Param("offset", "integer", "Records to skip, for the next page", 0, 0, 1_000_000)
-_PROJECT = Param("project", "string", "Project id (see list_projects)")
-_NAMES = _limit(DEFAULT_NAME_LIMIT, 1000, "Names")
-
-TOOLS: dict[str, tuple[Param, ...]] = {
-    "list_projects": (),
-    "search_records": (
-        _PROJECT,
-        Param("type", "string", "Record type, the folder under the project: adr, rfc, ..."),
-        Param("status", "string", "Status such as proposed, accepted, implemented, superseded"),
-        Param("tag", "string", "A tag (see list_tags)"),
-        Param("author", "string", "An author (see list_authors)"),
-        Param("field", "string", "A custom field as name=value, for example risk=high",
-              max_length=400),
-        Param("query", "string", "Words or a question; records holding any of its words "
-                                 "match, best first", max_length=500, positional=True),
-        Param("current_only", "boolean", "Only records in force", False),
-        Param("sort", "enum", "relevance (the default with a query): best match first; date "
-                              "(the default without): newest first", values=SORTS),
-        _limit(), _OFFSET,
-    ),
-    "get_record": (Param("id", "string", "Full id, short id, ref or slug of the record",
-                         max_length=500, required=True, positional=True),),
-    "list_tags": (_PROJECT, _NAMES),
-    "list_fields": (),
-    "list_authors": (_PROJECT, _NAMES),
-    "due_reviews": (
-        _PROJECT,
-        Param("within", "integer", "Days ahead to look", DEFAULT_WITHIN, 0, 36_500),
-        Param("all", "boolean", "Every scheduled record, due or not", False),
-        _limit(), _OFFSET,
-    ),
-    "rfc_reviews": (Param("reviewer", "string", "A reviewer handle, with or without @"),
-                    _limit(), _OFFSET),
-    "records_for_paths": (
-        Param("paths", "paths", "Repository-relative file or folder paths", maximum=256,
-              max_length=1024, required=True),
-        _limit(), _OFFSET,
-    ),
-    "list_superseded": (_limit(), _OFFSET),
-}
+OFFSET = Param("offset", "integer", "Records to skip, for the next page", 0, 0, 1_000_000)
+PROJECT_PARAM = Param("project", "string", "Project id (see list_projects)")
+NAMES_LIMIT = limit(DEFAULT_NAME_LIMIT, 1000, "Names")
 
 
 class ArgumentError(UsageError, ValueError):
     """Arguments that do not fit a tool's parameters; the message says what to change."""
 
 
-def input_schema(tool: str) -> Schema:
-    """A tool's arguments as one strict JSON object schema (its MCP inputSchema)."""
-    params = TOOLS[tool]
-    schema: Schema = {"type": "object", "properties": {p.name: p.schema() for p in params},
-                      "additionalProperties": False}
-    required = [p.name for p in params if p.required]
-    if required:
-        schema["required"] = required
-    return schema
+@dataclass(frozen=True)
+class Parameters:
+    """The parameters of one tool (or prompt) named `owner`, and everything derived from
+    them: the JSON Schema of its arguments, their check, and the same parameters as a
+    command line's flags. Schema and check are made once, when the declaration is."""
 
+    owner: str
+    params: tuple[Param, ...]
+    schema: Schema = field(init=False, repr=False, compare=False)
 
-# Every tool's inputSchema, made once: tools/list and each call's check read them.
-INPUTS: dict[str, Schema] = {name: input_schema(name) for name in TOOLS}
+    def __post_init__(self) -> None:
+        schema: Schema = {"type": "object",
+                          "properties": {p.name: p.schema() for p in self.params},
+                          "additionalProperties": False}
+        required = [p.name for p in self.params if p.required]
+        if required:
+            schema["required"] = required
+        object.__setattr__(self, "schema", schema)
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.params)
 
-def checked(tool: str, given: Any) -> dict[str, Any]:
-    """`given` checked against the tool's parameters, whole-number floats (20.0, as some
-    clients send them) made ints. Raises ArgumentError with one sentence naming the fault."""
-    if given is None:
-        given = {}
-    if not isinstance(given, dict):
-        raise ArgumentError(f"The arguments of {tool} must be an object, "
-                            f"not {type(given).__name__}.")
-    kinds = {p.name: p.kind for p in TOOLS[tool]}
-    given = {name: int(value) if kinds.get(name) == "integer" and isinstance(value, float)
-             and value.is_integer() else value for name, value in given.items()}
-    found = problem(given, INPUTS[tool], tool)
-    if found:
-        raise ArgumentError(found)
-    arguments: dict[str, Any] = given
-    return arguments
+    def checked(self, given: Any) -> dict[str, Any]:
+        """`given` checked against the parameters, whole-number floats (20.0, as some
+        clients send them) made ints. Raises ArgumentError with one sentence naming the
+        fault."""
+        if given is None:
+            given = {}
+        if not isinstance(given, dict):
+            raise ArgumentError(f"The arguments of {self.owner} must be an object, "
+                                f"not {type(given).__name__}.")
+        kinds = {p.name: p.kind for p in self.params}
+        out: dict[str, Any] = {
+            name: int(value) if kinds.get(name) == "integer" and isinstance(value, float)
+            and value.is_integer() else value for name, value in given.items()}
+        found = problem(out, self.schema, self.owner)
+        if found:
+            raise ArgumentError(found)
+        return out
 
+    def add_flags(self, parser: argparse.ArgumentParser) -> None:
+        """Add the parameters to a command line: `--current-only`, `--limit N`, …; the
+        positional one as bare words. Values are checked by `checked`, not by argparse, so
+        the command line and the MCP server refuse the same things in the same words."""
+        for p in self.params:
+            flag = f"--{p.name.replace('_', '-')}"
+            if p.positional:
+                parser.add_argument(p.name, nargs="+" if p.required else "*",
+                                    help=p.description)
+            elif p.kind == "boolean":
+                parser.add_argument(flag, dest=p.name, action="store_true",
+                                    help=p.description)
+            elif p.kind != "paths":
+                parser.add_argument(flag, dest=p.name,
+                                    type=int if p.kind == "integer" else str,
+                                    choices=p.values or None, help=p.description,
+                                    metavar=p.name.upper() if p.kind != "enum" else None)
+
+    def from_command_line(self, args: argparse.Namespace) -> dict[str, Any]:
+        """The arguments as a command line gave them (words joined), not yet checked: only
+        those given, as an MCP client sends only the arguments it sets."""
+        out: dict[str, Any] = {}
+        for p in self.params:
+            value = getattr(args, p.name, None)
+            if p.positional and isinstance(value, list):
+                value = " ".join(value) or None
+            if value is None or (p.kind == "boolean" and value is False):
+                continue
+            out[p.name] = value
+        return out

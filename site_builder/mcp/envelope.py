@@ -30,7 +30,7 @@ SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 # Methods whose 2026-07-28 results are cacheable, with how the hint is chosen: "archive"
 # results follow the archive (0 ms locally, where an edit shows at once; the remote cache's
 # lifetime remotely), "static" ones change only with the server's version.
-CACHEABLE = {"server/discover": "static", "tools/list": "static",
+CACHEABLE = {"server/discover": "static", "tools/list": "static", "prompts/list": "static",
              "resources/templates/list": "static", "resources/list": "archive",
              "resources/read": "archive"}
 STATIC_TTL_MS = 5 * 60 * 1000

@@ -21,7 +21,7 @@ from site_builder import __version__
 from site_builder.access.source import Log, Source, SourceError, log_to_stderr
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
-from site_builder.mcp import envelope, tools
+from site_builder.mcp import completion, envelope, prompts, tools
 from site_builder.mcp.envelope import CacheHints
 from site_builder.mcp.protocol import (
     HANDSHAKE_VERSIONS,
@@ -51,8 +51,9 @@ from site_builder.query.textindex import index_for
 SERVER_NAME = "site-builder"
 SERVER_INFO = {"name": SERVER_NAME, "title": "site-builder decision records",
                "version": __version__}
-CAPABILITIES: dict[str, Any] = {"tools": {}, "resources": {}}
 URI_SCHEME = "decision://"
+# The resource templates' variables, with the kind of name completion offers for each.
+TEMPLATES: dict[str, dict[str, str | None]] = {URI_SCHEME + "{id}": {"id": "record"}}
 # resources/list answers in pages of this many records; a cursor is a position, in ASCII
 # digits, short enough that no client can make int() work hard.
 RESOURCE_PAGE = 1000
@@ -71,10 +72,20 @@ INSTRUCTIONS = (
     "decisions govern the files you are about to change."
 )
 
+
+def capabilities(version: str) -> dict[str, Any]:
+    """What the server offers a client on `version` (completions are named from
+    2025-03-26 on; 2024-11-05 clients ask for them without a capability)."""
+    out: dict[str, Any] = {"tools": {}, "resources": {}, "prompts": {}}
+    if at_least(version, "2025-03-26"):
+        out["completions"] = {}
+    return out
+
 Handler = Callable[[dict[str, Any], str], dict[str, Any]]
 # Methods a 2026-07-28 request may name; the handshake and ping belong to the older era.
 _MODERN_METHODS = frozenset({"server/discover", "tools/list", "tools/call", "resources/list",
-                             "resources/read", "resources/templates/list"})
+                             "resources/read", "resources/templates/list", "prompts/list",
+                             "prompts/get", "completion/complete"})
 
 
 def tool_error(message: str) -> dict[str, Any]:
@@ -94,12 +105,15 @@ class Server:
     """Dispatch of MCP requests to the tools and resources over one Source.
 
     `hints` sets the 2026-07-28 cache hints: how long an archive answer may be cached and
-    whether a shared cache may serve it to anyone (public) or only to its client.
+    whether a shared cache may serve it to anyone (public) or only to its client. `table`
+    is the tools it serves, in tools/list order (every tool's row, unless told otherwise).
     """
 
     def __init__(self, source: Source, log: Log = log_to_stderr,
-                 hints: CacheHints | None = None) -> None:
+                 hints: CacheHints | None = None,
+                 table: tuple[tools.Tool, ...] = tools.TOOLS) -> None:
         self.source = source
+        self.tools = {tool.name: tool for tool in table}
         self.hints = hints or CacheHints()
         self.connection = Connection()  # the stdio client's; HTTP passes one per request
         self._log = log
@@ -113,6 +127,10 @@ class Server:
             "resources/list": self._resources_list,
             "resources/read": self._resources_read,
             "resources/templates/list": self._resource_templates,
+            "prompts/list": self._prompts_list,
+            "prompts/get": self._prompts_get,
+            "completion/complete": lambda params, version: completion.complete(
+                self._archive, params, TEMPLATES),
         }
 
     # ---- framing ---------------------------------------------------------------------------
@@ -211,16 +229,17 @@ class Server:
 
     def _initialize(self, params: dict[str, Any], version: str) -> dict[str, Any]:
         self._warm_pending = True
+        negotiated = negotiate(params.get("protocolVersion"))
         return {
-            "protocolVersion": negotiate(params.get("protocolVersion")),
-            "capabilities": CAPABILITIES,
+            "protocolVersion": negotiated,
+            "capabilities": capabilities(negotiated),
             "serverInfo": SERVER_INFO,
             "instructions": INSTRUCTIONS,
         }
 
     def _discover(self, params: dict[str, Any], version: str) -> dict[str, Any]:
         self._warm_pending = True
-        return {"supportedVersions": list(PROTOCOL_VERSIONS), "capabilities": CAPABILITIES,
+        return {"supportedVersions": list(PROTOCOL_VERSIONS), "capabilities": capabilities(version),
                 "instructions": INSTRUCTIONS, "_meta": {envelope.SERVER_INFO_KEY: SERVER_INFO}}
 
     def _archive(self) -> Archive:
@@ -233,15 +252,15 @@ class Server:
 
     def _tools_list(self, params: dict[str, Any], version: str) -> dict[str, Any]:
         return {"tools": [tool.definition(version, self.source.open_world)
-                          for tool in tools.TOOLS]}
+                          for tool in self.tools.values()]}
 
     def _tools_call(self, params: dict[str, Any], version: str) -> dict[str, Any]:
         name = params.get("name")
-        tool = tools.BY_NAME.get(name) if isinstance(name, str) else None
+        tool = self.tools.get(name) if isinstance(name, str) else None
         if tool is None:
             shown = repr(name)[:200]
             raise RpcError(INVALID_PARAMS, f"Unknown tool {shown}; the tools are "
-                                           f"{', '.join(tools.BY_NAME)}.")
+                                           f"{', '.join(self.tools)}.")
         try:
             given = tools.arguments(tool, params.get("arguments"))
         except tools.ArgumentError as exc:
@@ -254,6 +273,27 @@ class Server:
         if at_least(version, "2025-06-18"):
             out["structuredContent"] = answer
         return out
+
+    # ---- prompts -----------------------------------------------------------------------------
+
+    def _prompts_list(self, params: dict[str, Any], version: str) -> dict[str, Any]:
+        if params.get("cursor") is not None:
+            raise RpcError(INVALID_PARAMS, "Invalid params: unknown cursor")
+        return {"prompts": [prompt.definition(version) for prompt in prompts.PROMPTS]}
+
+    def _prompts_get(self, params: dict[str, Any], version: str) -> dict[str, Any]:
+        name = params.get("name")
+        prompt = prompts.BY_NAME.get(name) if isinstance(name, str) else None
+        if prompt is None:
+            raise RpcError(INVALID_PARAMS, f"Unknown prompt {repr(name)[:200]}; the prompts "
+                                           f"are {', '.join(prompts.BY_NAME)}.")
+        try:
+            return prompt.message(self._archive(), params.get("arguments"),
+                                  local=not self.source.open_world)
+        except (tools.ArgumentError, prompts.PromptError) as exc:
+            raise RpcError(INVALID_PARAMS, f"Invalid params: {exc}") from None
+        except (SourceError, query.QueryError) as exc:
+            raise RpcError(INTERNAL_ERROR, str(exc)) from None
 
     # ---- resources -------------------------------------------------------------------------
 

@@ -76,7 +76,7 @@ def test_the_address_is_printed_and_a_modern_request_needs_no_handshake(server: 
 def test_modern_errors_carry_the_status_the_revision_asks_for(server: HttpServer):
     unknown = post(server.url, modern(1, "resources/read", uri="decision://nope"))
     assert unknown.status_code == 400 and unknown.json()["error"]["code"] == -32602
-    method = post(server.url, modern(2, "prompts/list"))
+    method = post(server.url, modern(2, "logging/setLevel"))
     assert method.status_code == 404 and method.json()["error"]["code"] == -32601
     future = modern(3, "tools/list")
     future["params"]["_meta"] = {**MODERN, "io.modelcontextprotocol/protocolVersion": "2099"}

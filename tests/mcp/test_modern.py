@@ -36,7 +36,8 @@ def test_discover_names_every_revision_and_the_server(server):
     result = server.request(modern(1, "server/discover"))["result"]
     assert result["supportedVersions"] == ["2024-11-05", "2025-03-26", "2025-06-18",
                                            "2025-11-25", "2026-07-28"]
-    assert result["capabilities"] == {"tools": {}, "resources": {}}
+    assert result["capabilities"] == {"tools": {}, "resources": {}, "prompts": {},
+                                      "completions": {}}
     assert "list_projects" in result["instructions"]
     assert result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "site-builder"
     assert (result["resultType"], result["cacheScope"]) == ("complete", "public")
@@ -74,7 +75,7 @@ def test_the_envelope_is_checked(server):
     unknown = server.request(modern(5, "resources/read", uri="decision://nope"))
     assert unknown["error"] == {"code": -32602, "message": "Resource not found",
                                 "data": {"uri": "decision://nope"}}
-    for method in ("ping", "prompts/list"):  # ping is gone in 2026-07-28
+    for method in ("ping", "logging/setLevel"):  # ping is gone in 2026-07-28
         assert server.request(modern(6, method))["error"]["code"] == -32601
 
 

@@ -21,7 +21,8 @@ def test_initialize_echoes_a_known_version_and_offers_the_newest_otherwise(serve
         assert server.request(initialize(version))["result"]["protocolVersion"] == version
     answer = server.request(initialize("2099-01-01"))["result"]
     assert answer["protocolVersion"] == "2025-11-25"
-    assert answer["capabilities"] == {"tools": {}, "resources": {}}
+    assert answer["capabilities"] == {"tools": {}, "resources": {}, "prompts": {},
+                                      "completions": {}}
     assert answer["serverInfo"]["name"] == "site-builder" and answer["serverInfo"]["version"]
     assert answer["instructions"].count("list_projects") == 1
 
@@ -57,7 +58,7 @@ def test_unknown_methods_are_refused_at_once(server):
     answer = server.request({"jsonrpc": "2.0", "id": 1, "method": "server/discover",
                              "params": {}})
     assert answer["error"]["code"] == -32601 and answer["id"] == 1
-    answer = server.request({"jsonrpc": "2.0", "id": 2, "method": "prompts/list"})
+    answer = server.request({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel"})
     assert answer["error"]["code"] == -32601
 
 
