@@ -206,3 +206,37 @@ def test_more_sockets_than_file_descriptors_neither_lock_out_nor_flood_the_log()
     assert "Too many open files" not in small.stderr
     assert "Traceback" not in small.stderr
     assert len(small.lines) < 10, small.lines
+
+
+def test_the_asgi_factory_under_the_guard_checks_names_and_deadlines():
+    import os
+    import re
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    env = {**os.environ, "PYTHONPATH": str(REPO), "SITE_BUILDER_ROOT": str(EXAMPLE_SITE),
+           "SITE_BUILDER_MCP_PUBLIC_URL": "https://mcp.example.org", **SHORT}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "site_builder.mcp.http:app",
+         "--http", "site_builder.mcp.guard:GuardedH11", "--host", "127.0.0.1", "--port", "0"],
+        env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    try:
+        url = None
+        for line in process.stderr:
+            found = re.search(r"(http://127\.0\.0\.1:\d+)", line)
+            if found:
+                url = found.group(1) + "/mcp"
+                break
+        assert url, "uvicorn did not start"
+        assert ask(url, "rebound.example").status == 421
+        assert ask(url, "mcp.example.org").status == 200
+        document = ask(url, "10.0.0.1", path="/.well-known/oauth-protected-resource/mcp",
+                       method="GET")
+        assert json.loads(document.body)["resource"] == "https://mcp.example.org/mcp"
+        with rawhttp.connect(url) as silent:
+            assert rawhttp.closed_by_server(silent)
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
