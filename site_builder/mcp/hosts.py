@@ -2,11 +2,11 @@
 
 DNS rebinding: a page on an attacker's domain, its name pointed at this server after the page
 loaded, sends requests whose `Host` is the attacker's name. So a request is served only when
-its Host is an IP literal or `localhost` (nobody outside controls what those reach) or a
-name given for the server: `--allowed-host NAME` (or SITE_BUILDER_MCP_ALLOWED_HOSTS,
-comma-separated) and the host of `--public-url` (or SITE_BUILDER_MCP_PUBLIC_URL). `*` lets
-every name through, for a proxy in front that checks them. Ports are not compared: the
-name is what an attacker controls.
+its Host is the server's own address (the one the connection reached, so a wildcard bind
+answers each of its addresses), `localhost`, or a name given for the server:
+`--allowed-host NAME` (or SITE_BUILDER_MCP_ALLOWED_HOSTS, comma-separated) and the host of
+`--public-url` (or SITE_BUILDER_MCP_PUBLIC_URL). `*` lets every name through, for a proxy
+in front that checks them. Ports are not compared: the name is what an attacker controls.
 
 The address the server gives for itself, in a 401's `WWW-Authenticate` and in the RFC 9728
 document, is the public URL, else the address it is bound to; never the request's Host,
@@ -37,7 +37,8 @@ _HOST = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:[0-9]{1,5})?")
 class Names:
     """What the server was told about the names it goes by.
 
-    `allowed`: host names (lower case, no port) answered besides IP literals and localhost;
+    `allowed`: host names (lower case, no port) answered besides the server's own address and
+    localhost;
     `public_url`: the origin clients reach it at (`scheme://host[:port]`), or None;
     `issuer`: the authorization server's issuer URL, or None.
     """
@@ -58,19 +59,35 @@ def read_names(allowed: Iterable[str] = (), public_url: str | None = None,
     origin = _origin(public, "--public-url") if public else None
     if origin is not None:
         host = urlsplit(origin).hostname or ""
-        if not _ip_literal(host):
+        if _address(host) is None:
             names.add(host)
     named_issuer = issuer or os.environ.get(ISSUER_VARIABLE) or None
     return Names(frozenset(names), origin,
                  _issuer(named_issuer) if named_issuer else None)
 
 
-def host_allowed(host: str, allowed: frozenset[str]) -> bool:
-    """True when a request's Host header names this server under `allowed`."""
+def host_allowed(host: str, allowed: frozenset[str], local: str | None) -> bool:
+    """True when a request's Host header names this server: a name in `allowed`,
+    localhost, or `local`, the address the request's connection reached (None: unknown)."""
     name = _host_name(host)
     if name is None:
         return False
-    return name in allowed or ANY in allowed or name == "localhost" or _ip_literal(name)
+    if name in allowed or ANY in allowed or name == "localhost":
+        return True
+    own = _address(local) if local is not None else None
+    return own is not None and _address(name) == own
+
+
+@lru_cache(maxsize=256)
+def _address(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The IP address `name` writes (an IPv4-mapped IPv6 one as IPv4), or None."""
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
 
 
 @lru_cache(maxsize=256)
@@ -82,14 +99,6 @@ def _host_name(host: str) -> str | None:
         return None
     name = found.group(1)
     return name[1:-1] if name.startswith("[") else name.removesuffix(".")
-
-
-def _ip_literal(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
 
 
 def _allowed_name(given: str) -> str:

@@ -55,7 +55,7 @@ class Settings:
     """Who may talk to the server, and what it says about itself.
 
     `tokens`: bearer tokens, one of which every request must carry when any is set;
-    `names`: host names answered besides IP literals and localhost (hosts.py);
+    `names`: host names answered besides the server's own address and localhost (hosts.py);
     `origins`: browser origins allowed besides the request's own host;
     `base`: the origin clients reach the server at (the public URL, or the bound address),
     which the 401 challenge and the RFC 9728 document name; None: not known, so neither
@@ -134,7 +134,8 @@ class McpApp:
 
     def _refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, bytes] | None:
         host = headers.get("host", "")
-        if not host_allowed(host, self.settings.names):
+        local = scope.get("server")
+        if not host_allowed(host, self.settings.names, local[0] if local else None):
             REFUSALS.note("requests for a Host this server does not answer to")
             return 421, _json({"error": "this server does not answer to that Host; see "
                                         "--allowed-host"})

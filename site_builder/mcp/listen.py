@@ -94,7 +94,7 @@ def bind(address: Address) -> socket.socket:
 
 def settings_for(address: Address, port: int, tokens: frozenset[str],
                  names: Names | None = None) -> Settings:
-    """Who may connect (hosts.py: IP literals, localhost, the names given and a host name
+    """Who may connect (hosts.py: its own address, localhost, the names given and a host name
     the server was bound by) and the address it gives for itself: the public URL, else the
     bound one (none for a wildcard address, which names no reachable host)."""
     names = names or Names()
