@@ -10,6 +10,7 @@ service manager would, and waits for the exit status. Whatever it wrote to stdou
 from __future__ import annotations
 
 import re
+import resource
 import subprocess
 import threading
 from typing import Any
@@ -25,11 +26,18 @@ class HttpServer:
     """`site-builder mcp --http HOST:0 ARGS` until stopped; `url` is the address it printed."""
 
     def __init__(self, *args: str, host: str = "127.0.0.1",
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, files: int | None = None) -> None:
+        """`files`: the server's limit of open file descriptors (RLIMIT_NOFILE), for runs
+        that exhaust it; the inherited limit otherwise."""
+
+        def limit_files() -> None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
         self.process = subprocess.Popen(
             [*sb.command("mcp"), "--http", f"{host}:0", *args], stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**sb.environment(), **(env or {})})
+            env={**sb.environment(), **(env or {})},
+            preexec_fn=limit_files if files is not None else None)
         self.lines: list[str] = []
         self.stdout = ""
         self.url = ""

@@ -7,5 +7,6 @@
   index's declaration (`contract.index.readable`)
 - `jsonshape.py` what the declaration cannot say of an untrusted value (real dates, text)
 - `fetch.py`   one bounded HTTP request: deadline, redirects kept on the site, size caps
+- `network.py` the environment's proxy (HTTPS_PROXY, NO_PROXY, ...) and CA bundle for `--url`
 - `start.py`   a folder or an address → a Source, with the one-line refusals both share
 """

@@ -16,6 +16,7 @@ Transport errors come out as httpx exceptions, so callers handle one family.
 
 from __future__ import annotations
 
+import ssl
 import time
 import typing
 import zlib
@@ -26,6 +27,7 @@ from contextvars import ContextVar
 import httpcore
 import httpx
 
+from site_builder.access.network import Proxy
 from site_builder.errors import InputError
 
 STEP = 64 * 1024
@@ -128,11 +130,25 @@ class _Body(httpx.SyncByteStream):
 
 
 class DeadlineTransport(httpx.BaseTransport):
-    """An httpx transport on httpcore's connection pool whose sockets keep the deadline."""
+    """An httpx transport on httpcore's connection pool whose sockets keep the deadline,
+    through `proxy` when one is given (network.py), checking certificates with
+    `ssl_context` (httpx's default when None)."""
 
-    def __init__(self) -> None:
-        self._pool = httpcore.ConnectionPool(ssl_context=httpx.create_ssl_context(),
-                                             network_backend=_Backend())
+    def __init__(self, proxy: Proxy | None = None,
+                 ssl_context: ssl.SSLContext | None = None) -> None:
+        context = ssl_context or httpx.create_ssl_context()
+        self._pool: httpcore.ConnectionPool
+        if proxy is None:
+            self._pool = httpcore.ConnectionPool(ssl_context=context,
+                                                 network_backend=_Backend())
+        else:
+            # The tunnel's sockets are the backend's too: connecting to the proxy, CONNECT
+            # and the TLS handshake through it all keep the deadline.
+            tls_proxy = proxy.url.startswith("https:")
+            self._pool = httpcore.HTTPProxy(proxy_url=proxy.url, proxy_auth=proxy.auth,
+                                            ssl_context=context,
+                                            proxy_ssl_context=context if tls_proxy else None,
+                                            network_backend=_Backend())
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         core = httpcore.Request(

@@ -6,7 +6,9 @@ decisions.json costs a 304 and no parsing. The site is not trusted: every reques
 done within `timeout` seconds (10 by default) from connecting to the last byte, every file
 has a size limit that holds after each decoding layer (`site_builder.access.fetch`), and a
 redirect is followed only to the same origin, below the site's path, at most twice
-(AGENTS-ADR-0010: a published site is hostile input).
+(AGENTS-ADR-0010: a published site is hostile input). The proxy and the trusted certificates
+come from the environment (`site_builder.access.network`); going through a proxy changes none
+of those rules.
 `RemoteSource` turns decisions.json into an Archive (`site_builder.access.published`),
 reading bodies lazily: one `.md` copy for one record, and llms-full.txt, in one request,
 when a text search needs every body.
@@ -25,7 +27,7 @@ from urllib.parse import quote, unquote, urlsplit, urlunsplit
 import httpx
 
 from site_builder import __version__
-from site_builder.access import fetch
+from site_builder.access import fetch, network
 from site_builder.access.jsonshape import PublishedError
 from site_builder.access.published import (
     archive_from_index,
@@ -92,13 +94,17 @@ class PublishedSite:
 
     def __init__(self, url: str, timeout: float = DEFAULT_TIMEOUT, ttl: float = DEFAULT_TTL,
                  client: httpx.Client | None = None) -> None:
+        """Raises network.NetworkError for a proxy or certificate setting it cannot use."""
         self.url = url
         self.timeout = timeout
         self.ttl = ttl
-        # Redirects are followed by hand (`_redirect`), and no proxy from the environment
-        # is used, so every connection goes through the deadline transport.
+        # Redirects are followed by hand (`_redirect`), and the proxy and certificates are
+        # read here rather than by httpx (trust_env=False), so every connection, the
+        # proxy's included, goes through the deadline transport.
+        self.proxy = network.proxy_for(url)
         self._client = client or httpx.Client(
-            transport=fetch.DeadlineTransport(), follow_redirects=False, trust_env=False,
+            transport=fetch.DeadlineTransport(self.proxy, network.ssl_context()),
+            follow_redirects=False, trust_env=False,
             headers={"User-Agent": f"site-builder/{__version__} mcp",
                      "Accept-Encoding": fetch.ACCEPT_ENCODING})
         self._origin = httpx.URL(url)
@@ -145,9 +151,20 @@ class PublishedSite:
             raise FetchError(f"{url} did not answer within {self.timeout:g}s") from None
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
             # InvalidURL: httpx reads a redirect's Location even when it does not follow it.
-            raise FetchError(f"{url} could not be read: {exc or type(exc).__name__}") from None
+            raise FetchError(self._failure(url, exc)) from None
         finally:
             fetch.deadline.reset(token)
+
+    def _failure(self, url: str, exc: Exception) -> str:
+        """One line saying why `url` could not be read."""
+        via = f" through the proxy {self.proxy.url} ({self.proxy.variable})" if self.proxy \
+            else ""
+        bad = network.untrusted(exc)
+        if bad is not None:
+            return (f"{url} could not be read{via}: its certificate is not trusted "
+                    f"({bad.verify_message}); if a private CA signed it, name the CA's file "
+                    "in SSL_CERT_FILE or REQUESTS_CA_BUNDLE")
+        return f"{url} could not be read{via}: {exc or type(exc).__name__}"
 
     def _redirect(self, url: str, response: httpx.Response) -> str:
         """Where a redirect of `url` leads, when that is inside the site. Raises FetchError."""

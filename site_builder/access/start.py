@@ -31,6 +31,7 @@ def open_source(root: str | None, url: str | None, timeout: float | None = None,
 
 def _remote(address: str, timeout: float | None, cache_ttl: float | None) -> Source | int:
     # Imported when the server starts: every other command's `--help` stays light.
+    from site_builder.access.network import NetworkError
     from site_builder.access.remote import (
         DEFAULT_TIMEOUT,
         DEFAULT_TTL,
@@ -48,7 +49,11 @@ def _remote(address: str, timeout: float | None, cache_ttl: float | None) -> Sou
     if timeout <= 0 or ttl < 0:
         log_to_stderr("--timeout must be above 0 and --cache-ttl 0 or more")
         return USAGE
-    return RemoteSource(PublishedSite(url, timeout=timeout, ttl=ttl))
+    try:
+        return RemoteSource(PublishedSite(url, timeout=timeout, ttl=ttl))
+    except NetworkError as exc:
+        log_to_stderr(str(exc))
+        return USAGE
 
 
 def _local(given: str | None) -> Source | int:

@@ -74,12 +74,17 @@ def archive_for_queries(args: argparse.Namespace) -> Archive:
     """
     if args.url is None:
         return load_for_queries(find_root(args.root))
+    from site_builder.access.network import NetworkError
     from site_builder.access.remote import PublishedSite, RemoteSource, site_url
 
     url = site_url(args.url)
     if url is None:
         raise UsageError("--url must be the address of a published site")
-    return RemoteSource(PublishedSite(url), log=fail).archive()
+    try:
+        site = PublishedSite(url)
+    except NetworkError as exc:
+        raise UsageError(str(exc)) from None
+    return RemoteSource(site, log=fail).archive()
 
 
 def print_json(value: object) -> None:

@@ -35,6 +35,16 @@ def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
                         "must carry (also SITE_BUILDER_MCP_TOKENS, comma-separated)")
     p.add_argument("--public", action="store_true",
                    help="with --http: serve a non-loopback address without tokens")
+    p.add_argument("--public-url", metavar="URL",
+                   help="with --http: the origin clients reach the server at, such as "
+                        "https://mcp.example.org (behind a proxy); its host is answered to and "
+                        "the resource metadata names it (also SITE_BUILDER_MCP_PUBLIC_URL)")
+    p.add_argument("--allowed-host", metavar="NAME", action="append", default=[],
+                   help="with --http: a host name the server answers to besides IP addresses "
+                        "and localhost; repeatable (also SITE_BUILDER_MCP_ALLOWED_HOSTS)")
+    p.add_argument("--issuer", metavar="URL",
+                   help="with --http: the authorization server whose tokens the endpoint "
+                        "takes, named in the resource metadata (also SITE_BUILDER_MCP_ISSUER)")
     # Seconds; for tests and slow networks, not part of the documented interface.
     p.add_argument("--timeout", type=float, default=None, help=argparse.SUPPRESS)
     p.add_argument("--cache-ttl", type=float, default=None, help=argparse.SUPPRESS)
@@ -49,8 +59,11 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from site_builder.mcp.envelope import hints_for
     from site_builder.mcp.server import Server
 
-    if args.http is None and (args.token_file is not None or args.public):
-        log_to_stderr("--token-file and --public go with --http")
+    network = (args.token_file, args.public or None, args.public_url, args.allowed_host or None,
+               args.issuer)
+    if args.http is None and any(flag is not None for flag in network):
+        log_to_stderr("--token-file, --public, --public-url, --allowed-host and --issuer go "
+                      "with --http")
         return USAGE
     address = None
     if args.http is not None:
@@ -65,9 +78,11 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     if isinstance(source, int):
         return source
     if address is not None:
-        from site_builder.mcp.listen import serve_http
+        from site_builder.mcp.listen import Exposure, serve_http
 
-        return serve_http(source, address, args.token_file, args.public)
+        return serve_http(source, address, Exposure(
+            args.token_file, args.public, tuple(args.allowed_host), args.public_url,
+            args.issuer))
     protocol_out = sys.stdout.buffer
     # Whatever else prints (a library, a stray print) must not corrupt the protocol stream.
     sys.stdout = sys.stderr

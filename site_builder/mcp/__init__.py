@@ -10,6 +10,10 @@
 - `http.py`         Streamable HTTP as an ASGI app (also the `app` factory for uvicorn)
 - `listen.py`       binds the address and runs the app under uvicorn
 - `tokens.py`       the bearer tokens an HTTP server accepts
+- `hosts.py`        the Host allow-list a server answers to, and its public URL
+- `guard.py`        GuardedH11: request deadlines, a connection cap, CL+TE closes
+- `refusals.py`     one log line per kind of refusal, not per event
+- `post.py`         POST bodies parsed off the event loop, bounded in depth and items
 
 The archive comes from the access package: the content folder or a published site.
 """

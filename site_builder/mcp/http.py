@@ -9,13 +9,17 @@ balancer can serve the session's next request and no replica keeps a session tab
 Neither era has server-to-client streams here, so GET is 405, and so is DELETE without a
 session.
 
-Before anything is parsed: `Host` must be one this server answers to (421), a browser's
-`Origin` must be that same host or one allowed (403), and with tokens configured the request
-needs `Authorization: Bearer <token>` (401 pointing at the RFC 9728 document served at
-`/.well-known/oauth-protected-resource/mcp`).
+Before anything is parsed: a request carrying both `Content-Length` and `Transfer-Encoding`
+is refused and its connection closed (RFC 9112 §6.1: a proxy in front may have framed it
+otherwise, the start of request smuggling); `Host` must be one this server answers to
+(421, see hosts.py), a browser's `Origin` must be that same host or one allowed (403), and
+with tokens configured the request needs `Authorization: Bearer <token>` (401 pointing at
+the RFC 9728 document served at `/.well-known/oauth-protected-resource/mcp`). Bodies are
+parsed and answered on one thread (post.py), never on the event loop.
 
 `app()` is the factory for uvicorn or gunicorn (`uvicorn --factory site_builder.mcp.http:app`),
-configured by SITE_BUILDER_ROOT or SITE_BUILDER_URL and SITE_BUILDER_MCP_TOKENS.
+configured by SITE_BUILDER_ROOT or SITE_BUILDER_URL, SITE_BUILDER_MCP_TOKENS and the
+variables of hosts.py.
 """
 
 from __future__ import annotations
@@ -24,58 +28,45 @@ import asyncio
 import hmac
 import json
 import os
-import re
-import secrets
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from site_builder.access.source import log_to_stderr
-from site_builder.mcp import envelope
 from site_builder.mcp.envelope import hints_for
-from site_builder.mcp.protocol import (
-    HANDSHAKE_VERSIONS,
-    HEADER_MISMATCH,
-    INVALID_REQUEST,
-    PARSE_ERROR,
-    PROTOCOL_VERSIONS,
-    Request,
-    RpcError,
-    error,
-)
-from site_builder.mcp.server import (
-    Connection,
-    Server,
-    encode_answers,
-    parse_messages,
-    too_long,
-)
+from site_builder.mcp.hosts import host_allowed, read_names
+from site_builder.mcp.post import answer_body, rpc_error, session_version
+from site_builder.mcp.protocol import PROTOCOL_VERSIONS, RpcError
+from site_builder.mcp.refusals import REFUSALS
+from site_builder.mcp.server import Server, too_long
 from site_builder.mcp.tokens import TOKENS_VARIABLE, read_tokens
 
 MCP_PATH = "/mcp"
 METADATA_PATH = "/.well-known/oauth-protected-resource" + MCP_PATH
 # A request body longer than this is refused unread: no legitimate request comes near it.
 MAX_BODY_BYTES = 4 * 1024 * 1024
-# HTTP status of a 2026-07-28 error answer, as that revision's transport requires.
-_STATUS = {PARSE_ERROR: 400, INVALID_REQUEST: 400, -32602: 400, HEADER_MISMATCH: 400,
-           -32021: 400, -32022: 400, -32601: 404}
-_SESSION = re.compile(r"([0-9a-f]{32})\.(\d{4}-\d{2}-\d{2})")
+_CLOSE = [(b"connection", b"close")]
 
 Scope = dict[str, Any]
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Who may talk to the server.
+    """Who may talk to the server, and what it says about itself.
 
-    `hosts`: the `Host` values it answers to (None: any, as behind a load balancer that
-    checks them); `origins`: browser origins allowed besides the request's own host;
-    `tokens`: bearer tokens, one of which every request must carry when any is set.
+    `tokens`: bearer tokens, one of which every request must carry when any is set;
+    `names`: host names answered besides the server's own address and localhost (hosts.py);
+    `origins`: browser origins allowed besides the request's own host;
+    `base`: the origin clients reach the server at (the public URL, or the bound address),
+    which the 401 challenge and the RFC 9728 document name; None: not known, so neither
+    names one; `issuer`: the authorization server the document names.
     """
 
     tokens: frozenset[str] = frozenset()
-    hosts: frozenset[str] | None = None
+    names: frozenset[str] = frozenset()
     origins: frozenset[str] = field(default_factory=frozenset)
+    base: str | None = None
+    issuer: str | None = None
 
 
 class McpApp:
@@ -84,11 +75,18 @@ class McpApp:
     def __init__(self, server: Server, settings: Settings) -> None:
         self.server = server
         self.settings = settings
-        # One thread answers in arrival order: the query work holds the GIL anyway, and the
-        # sources and the archive's memos were written for one caller at a time (the stdio
-        # server's). The event loop stays free to accept and refuse; more throughput comes
-        # from more processes (uvicorn --workers, replicas).
+        # One thread parses and answers in arrival order: the query work holds the GIL
+        # anyway, the sources and the archive's memos were written for one caller at a time
+        # (the stdio server's), and one parsed body at a time bounds memory. The event loop
+        # stays free to accept and refuse; more throughput comes from more processes
+        # (uvicorn --workers, replicas).
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="site-builder-mcp")
+        # Everything the server says about itself is fixed at start, from its settings:
+        # nothing a request carries is written back into a header or a document.
+        base = settings.base
+        self._challenge = "Bearer" if base is None else \
+            f'Bearer resource_metadata="{base}{METADATA_PATH}"'
+        self._metadata = None if base is None else _json(_metadata(base, settings.issuer))
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -98,6 +96,11 @@ class McpApp:
             return  # websockets are not part of the protocol
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                    for k, v in scope.get("headers", ())}
+        if "transfer-encoding" in headers and "content-length" in headers:
+            REFUSALS.note("requests with both Content-Length and Transfer-Encoding")
+            await _respond(send, 400, _json({"error": "a request has Content-Length or "
+                                             "Transfer-Encoding, not both"}), extra=_CLOSE)
+            return
         refusal = self._refusal(scope, headers)
         if refusal is not None:
             await _respond(send, *refusal)
@@ -109,23 +112,18 @@ class McpApp:
                 await _respond(send, 204, b"", extra=_PREFLIGHT)
                 return
         if path in (METADATA_PATH, METADATA_PATH.removesuffix(MCP_PATH)):
-            if method == "GET":
-                await _respond(send, 200, _json(self._metadata(scope, headers)),
-                               extra=[(b"cache-control", b"public, max-age=3600")])
-            else:
-                await _respond(send, 405, _json({"error": "use GET"}),
-                               extra=[(b"allow", b"GET")])
+            await self._serve_metadata(send, method)
             return
         if path != MCP_PATH:
             await _respond(send, 404, _json({"error": f"the MCP endpoint is {MCP_PATH}"}))
             return
-        unauthorized = self._unauthorized(scope, headers)
+        unauthorized = self._unauthorized(headers)
         if unauthorized is not None:
             await _respond(send, *unauthorized)
             return
         if method == "POST":
             await self._post(receive, send, headers)
-        elif method == "DELETE" and _session_version(headers) not in (None, ""):
+        elif method == "DELETE" and session_version(headers) not in (None, ""):
             await _respond(send, 204, b"")  # nothing is kept per session, so nothing to drop
         else:
             await _respond(send, 405, _json({"error": f"{method} is not served here; "
@@ -136,15 +134,18 @@ class McpApp:
 
     def _refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, bytes] | None:
         host = headers.get("host", "")
-        if self.settings.hosts is not None and host not in self.settings.hosts:
-            return 421, _json({"error": f"this server does not answer to Host {host[:100]!r}"})
+        local = scope.get("server")
+        if not host_allowed(host, self.settings.names, local[0] if local else None):
+            REFUSALS.note("requests for a Host this server does not answer to")
+            return 421, _json({"error": "this server does not answer to that Host; see "
+                                        "--allowed-host"})
         origin = headers.get("origin")
         if origin is not None and origin not in self.settings.origins \
                 and origin != f"{scope.get('scheme', 'http')}://{host}":
-            return 403, _json({"error": f"requests from origin {origin[:100]!r} are refused"})
+            return 403, _json({"error": "requests from that origin are refused"})
         return None
 
-    def _unauthorized(self, scope: Scope, headers: dict[str, str]) -> tuple[
+    def _unauthorized(self, headers: dict[str, str]) -> tuple[
             int, bytes, list[tuple[bytes, bytes]]] | None:
         if not self.settings.tokens:
             return None
@@ -154,20 +155,22 @@ class McpApp:
                 hmac.compare_digest(token.strip().encode(), known.encode())
                 for known in self.settings.tokens):
             return None
-        challenge = f'Bearer resource_metadata="{self._base(scope, headers)}{METADATA_PATH}"'
+        challenge = self._challenge
         if given:
-            challenge += ', error="invalid_token"'
+            challenge += ' error="invalid_token"' if challenge == "Bearer" \
+                else ', error="invalid_token"'
         return 401, _json({"error": "a bearer token is required"}), [
             (b"www-authenticate", challenge.encode("latin-1"))]
 
-    def _base(self, scope: Scope, headers: dict[str, str]) -> str:
-        return f"{scope.get('scheme', 'http')}://{headers.get('host', 'localhost')}"
-
-    def _metadata(self, scope: Scope, headers: dict[str, str]) -> dict[str, Any]:
-        """The RFC 9728 protected-resource metadata of the endpoint."""
-        return {"resource": self._base(scope, headers) + MCP_PATH,
-                "bearer_methods_supported": ["header"],
-                "resource_name": "site-builder decision records (read-only MCP server)"}
+    async def _serve_metadata(self, send: Any, method: str) -> None:
+        if method != "GET":
+            await _respond(send, 405, _json({"error": "use GET"}), extra=[(b"allow", b"GET")])
+        elif self._metadata is None:
+            await _respond(send, 404, _json({"error": "this server was given no public URL "
+                                                      "(--public-url) to describe"}))
+        else:
+            await _respond(send, 200, self._metadata,
+                           extra=[(b"cache-control", b"public, max-age=3600")])
 
     # ---- messages -------------------------------------------------------------------------
 
@@ -181,42 +184,22 @@ class McpApp:
         except _Gone:
             return  # nobody to answer
         if body is None:
-            await _respond(send, 413, _rpc_error(too_long(MAX_BODY_BYTES)))
+            await _respond(send, 413, rpc_error(too_long(MAX_BODY_BYTES)), extra=_CLOSE)
             return
-        version = _session_version(headers)
+        version = session_version(headers)
         if version == "":
             await _respond(send, 404, _json({"error": "unknown session; initialize again"}))
             return
         asked = headers.get("mcp-protocol-version")
         if asked is not None and asked not in PROTOCOL_VERSIONS:
-            await _respond(send, 400, _rpc_error(RpcError(
+            await _respond(send, 400, rpc_error(RpcError(
                 -32022, f"Unsupported protocol version: {asked[:100]}",
                 {"supported": list(PROTOCOL_VERSIONS), "requested": asked})))
             return
-        parsed = parse_messages(body)
-        if isinstance(parsed, RpcError):
-            await _respond(send, 400, _rpc_error(parsed))
-            return
-        messages, batch = parsed
-        mismatch = _header_mismatch(messages, asked) if not batch else None
-        if mismatch is not None:
-            await _respond(send, 400, _rpc_error(mismatch, messages[0]))
-            return
-        connection = Connection(version or HANDSHAKE_VERSIONS[-1])
         loop = asyncio.get_running_loop()
-        answers = await loop.run_in_executor(
-            self._pool, self.server.answer_all, messages, connection)
-        line = encode_answers(answers, batch)
-        if line is None:
-            await _respond(send, 202, b"")
-            return
-        extra = []
-        first = messages[0]
-        if not batch and isinstance(first, Request) and first.method == "initialize" \
-                and "result" in answers[0]:
-            session = f"{secrets.token_hex(16)}.{answers[0]['result']['protocolVersion']}"
-            extra.append((b"mcp-session-id", session.encode()))
-        await _respond(send, _status(messages, answers, batch), line, extra=extra)
+        status, line, extra = await loop.run_in_executor(
+            self._pool, answer_body, self.server, body, version, asked)
+        await _respond(send, status, line, extra=extra)
         self.server.warm_if_due()
 
     async def _lifespan(self, receive: Any, send: Any) -> None:
@@ -231,6 +214,16 @@ class McpApp:
                 return
 
 
+def _metadata(base: str, issuer: str | None) -> dict[str, Any]:
+    """The RFC 9728 protected-resource metadata of the endpoint at `base`."""
+    document: dict[str, Any] = {"resource": base + MCP_PATH}
+    if issuer is not None:
+        document["authorization_servers"] = [issuer]
+    document["bearer_methods_supported"] = ["header"]
+    document["resource_name"] = "site-builder decision records (read-only MCP server)"
+    return document
+
+
 _PREFLIGHT = [
     (b"access-control-allow-methods", b"POST, GET, DELETE"),
     (b"access-control-allow-headers", b"authorization, content-type, accept, "
@@ -240,7 +233,8 @@ _PREFLIGHT = [
 
 
 def _with_cors(send: Any, origin: str) -> Any:
-    """`send`, adding the CORS headers that let a page at `origin` read the answer."""
+    """`send`, adding the CORS headers that let a page at `origin` (one _refusal allowed:
+    the server's own or a configured one) read the answer."""
     added = [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"origin"),
              (b"access-control-expose-headers", b"mcp-session-id, www-authenticate")]
 
@@ -249,44 +243,6 @@ def _with_cors(send: Any, origin: str) -> Any:
             message = {**message, "headers": [*message.get("headers", ()), *added]}
         await send(message)
     return wrapped
-
-
-def _session_version(headers: dict[str, str]) -> str | None:
-    """The revision a session id names; None without one, "" for one this server never
-    handed out."""
-    given = headers.get("mcp-session-id")
-    if given is None:
-        return None
-    found = _SESSION.fullmatch(given.strip())
-    return found.group(2) if found and found.group(2) in HANDSHAKE_VERSIONS else ""
-
-
-def _header_mismatch(messages: list[Any], asked: str | None) -> RpcError | None:
-    """-32020 when a 2026-07-28 request's MCP-Protocol-Version header names another
-    revision than its `_meta`."""
-    first = messages[0]
-    if not isinstance(first, Request) or asked is None:
-        return None
-    meta = first.params.get(envelope.META)
-    named = meta.get(envelope.VERSION_KEY) if isinstance(meta, dict) else None
-    if named is None or first.method == "initialize" or named == asked:
-        return None
-    return RpcError(HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version says "
-                                     f"{asked[:100]}, the request's _meta another revision")
-
-
-def _status(messages: list[Any], answers: list[dict[str, Any]], batch: bool) -> int:
-    """200, or for one failed 2026-07-28 request the status its error code calls for."""
-    if batch or "error" not in answers[0]:
-        return 200
-    code = answers[0]["error"]["code"]
-    first = messages[0]
-    modern = isinstance(first, Request) and first.method != "initialize" and isinstance(
-        first.params.get(envelope.META), dict) and envelope.VERSION_KEY in first.params[
-        envelope.META]
-    if modern or code in (PARSE_ERROR, INVALID_REQUEST):
-        return _STATUS.get(code, 200)
-    return 200
 
 
 class _Gone(Exception):
@@ -315,11 +271,6 @@ def _json(value: Any) -> bytes:
     return json.dumps(value, separators=(",", ":")).encode()
 
 
-def _rpc_error(exc: RpcError, message: Any = None) -> bytes:
-    request_id = message.id if isinstance(message, Request) else None
-    return encode_answers([error(request_id, exc)], False) or b""
-
-
 async def _respond(send: Any, status: int, body: bytes,
                    extra: list[tuple[bytes, bytes]] | None = None) -> None:
     headers = [(b"content-length", str(len(body)).encode())]
@@ -336,7 +287,9 @@ def app() -> McpApp:
     SITE_BUILDER_ROOT (an archive) or SITE_BUILDER_URL (a published site) says what to
     serve; SITE_BUILDER_MCP_TOKENS (comma-separated) the tokens;
     SITE_BUILDER_MCP_ORIGINS (comma-separated) browser origins allowed besides the
-    server's own. Exits with status 2 (and one line on stderr) when that is not usable.
+    server's own; SITE_BUILDER_MCP_PUBLIC_URL, SITE_BUILDER_MCP_ALLOWED_HOSTS and
+    SITE_BUILDER_MCP_ISSUER the names it goes by (hosts.py). Exits with status 2 (and one
+    line on stderr) when that is not usable.
     """
     from site_builder.access.start import open_source
 
@@ -347,16 +300,24 @@ def app() -> McpApp:
         raise SystemExit(2)
     try:
         tokens = read_tokens(None)
+        names = read_names()
     except ValueError as exc:
         log_to_stderr(str(exc))
         raise SystemExit(2) from None
+    if names.issuer is not None and names.public_url is None:
+        log_to_stderr("SITE_BUILDER_MCP_ISSUER needs SITE_BUILDER_MCP_PUBLIC_URL: the "
+                      "resource metadata must name the address clients use")
+        raise SystemExit(2)
     source = open_source(root, url)
     if isinstance(source, int):
         raise SystemExit(source)
     if not tokens:
         log_to_stderr(f"no {TOKENS_VARIABLE}: every client that reaches this server is "
                       "served")
-    origins = frozenset(o.strip() for o in os.environ.get(
-        "SITE_BUILDER_MCP_ORIGINS", "").split(",") if o.strip())
+    origins = {o.strip() for o in os.environ.get("SITE_BUILDER_MCP_ORIGINS", "").split(",")
+               if o.strip()}
+    if names.public_url is not None:
+        origins.add(names.public_url)
     return McpApp(Server(source, hints=hints_for(source, bool(tokens))),
-                  Settings(tokens=tokens, origins=origins))
+                  Settings(tokens=tokens, names=names.allowed, origins=frozenset(origins),
+                           base=names.public_url, issuer=names.issuer))

@@ -8,6 +8,7 @@ protocol era a request belongs to is `envelope.py`'s.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,12 @@ UNSUPPORTED_VERSION = -32022
 
 # A line longer than this is refused unread, so a runaway client cannot exhaust memory.
 MAX_LINE_BYTES = 16 * 1024 * 1024
+# Bounds on what a message may parse into, checked before it is parsed: bytes alone do
+# not bound memory (a 4 MB body of `[{},{},...]` is a million dicts, some 100 MB).
+MAX_VALUES = 100_000
+MAX_DEPTH = 64
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
 
 RequestId = int | str
 
@@ -95,6 +102,9 @@ def parse_line(line: bytes) -> tuple[list[Request | Invalid | None], bool] | Rpc
     and no action (a response sent by the client: this server never asks the client
     anything).
     """
+    too_big = _shape_error(line)
+    if too_big is not None:
+        return too_big
     try:
         data = json.loads(line.decode("utf-8"), parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
@@ -104,6 +114,31 @@ def parse_line(line: bytes) -> tuple[list[Request | Invalid | None], bool] | Rpc
             return RpcError(INVALID_REQUEST, "Invalid Request: an empty batch")
         return [read_message(item) for item in data], True
     return [read_message(data)], False
+
+
+def _shape_error(line: bytes) -> RpcError | None:
+    """The parse error for a line that would parse into more than MAX_VALUES values or
+    nest deeper than MAX_DEPTH; None when it would not (or is not JSON: json.loads says).
+
+    Outside strings, every value but the first follows a `,`, a `:` or an opening bracket,
+    and a key precedes each `:`, so their count bounds what parsing makes. Each pass of the
+    depth loop removes the innermost pairs of brackets.
+    """
+    bare = _STRING.sub(b"", line)
+    values = 1 + sum(bare.count(mark) for mark in (b",", b":", b"[", b"{"))
+    if values > MAX_VALUES:
+        return RpcError(PARSE_ERROR, f"Parse error: the message holds more than {MAX_VALUES} "
+                                     "values")
+    brackets = bare.translate(None, _NOT_BRACKETS)
+    for _ in range(MAX_DEPTH):
+        inner = brackets.replace(b"[]", b"").replace(b"{}", b"")
+        if inner == brackets:
+            return None
+        brackets = inner
+    if brackets.replace(b"[]", b"").replace(b"{}", b"") == brackets:
+        return None
+    return RpcError(PARSE_ERROR, f"Parse error: the message nests deeper than {MAX_DEPTH} "
+                                 "levels")
 
 
 def _short(exc: Exception) -> str:

@@ -61,6 +61,9 @@ _CURSOR = re.compile(r"[0-9]{1,12}")
 # Requests answered per batch; a longer batch is refused whole, so one line cannot queue
 # unbounded work.
 MAX_BATCH = 100
+# Bytes the answers of one batch may hold together: past them a request gets an error
+# instead of its answer (and is not run), so a few KB of batch cannot ask for many MB.
+MAX_BATCH_ANSWER_BYTES = 1024 * 1024
 
 INSTRUCTIONS = (
     "This server answers questions about an archive of decision records (ADRs, RFCs and "
@@ -182,14 +185,38 @@ class Server:
         if isinstance(parsed, RpcError):
             return encode_answers([error(None, parsed)], False)
         messages, batch = parsed
-        return encode_answers(self.answer_all(messages), batch)
+        return self.reply(messages, batch)[1]
 
-    def answer_all(self, messages: list[Request | Invalid | None],
-                   connection: Connection | None = None) -> list[dict[str, Any]]:
+    def reply(self, messages: list[Request | Invalid | None], batch: bool,
+              connection: Connection | None = None) -> tuple[list[dict[str, Any]],
+                                                             bytes | None]:
         """The answers to the messages of one line or body, in order (none for
-        notifications)."""
+        notifications), and the line carrying them (None when there is none).
+
+        A batch's answers are kept while together they fit in MAX_BATCH_ANSWER_BYTES; the
+        first that would not, and every request after it, get an error saying so instead,
+        without being run.
+        """
         conn = self.connection if connection is None else connection
-        return [a for a in (self.handle(m, conn) for m in messages) if a is not None]
+        answers: list[dict[str, Any]] = []
+        if not batch:
+            answers = [a for a in (self.handle(messages[0], conn),) if a is not None]
+            return answers, encode_answers(answers, False)
+        parts: list[bytes] = []
+        size, full = 2, False
+        for message in messages:
+            answer = _batch_full(message) if full else self.handle(message, conn)
+            if answer is None:
+                continue
+            part = (encode_answers([answer], False) or b"")[:-1]
+            if not full and size + len(part) + 1 > MAX_BATCH_ANSWER_BYTES:
+                full = True
+                answer = _batch_full(message) or answer
+                part = (encode_answers([answer], False) or b"")[:-1]
+            answers.append(answer)
+            parts.append(part)
+            size += len(part) + 1
+        return answers, (b"[" + b",".join(parts) + b"]\n") if parts else None
 
     def handle(self, message: Request | Invalid | None,
                connection: Connection | None = None) -> dict[str, Any] | None:
@@ -342,6 +369,16 @@ def batch_too_long(count: int) -> RpcError:
     """The error for a batch of `count` messages, more than one answer may hold."""
     return RpcError(INVALID_REQUEST, f"Invalid Request: a batch of {count} messages; at most "
                                      f"{MAX_BATCH} are answered per batch")
+
+
+def _batch_full(message: Request | Invalid | None) -> dict[str, Any] | None:
+    """The error that stands for a request's answer once its batch's answers are full."""
+    if message is None or (isinstance(message, Request) and message.is_notification):
+        return None
+    return error(message.id, RpcError(
+        INTERNAL_ERROR, f"Batch answer too large: the answers before this request fill "
+                        f"{MAX_BATCH_ANSWER_BYTES // 1024} KB; send it alone or in a smaller "
+                        "batch", {"limit": MAX_BATCH_ANSWER_BYTES}))
 
 
 def too_long(limit: int = MAX_LINE_BYTES) -> RpcError:

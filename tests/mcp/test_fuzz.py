@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from site_builder.access.source import LocalSource
 from site_builder.config.site import load_config
 from site_builder.mcp import tools
+from site_builder.mcp.protocol import MAX_DEPTH, MAX_VALUES
 from site_builder.mcp.server import Server
 from tests.conftest import EXAMPLE_SITE
 from tests.mcp.client import RawServer
@@ -126,12 +127,32 @@ def answers_due(message: Any) -> int:
     return 1
 
 
+def shape(value: Any) -> tuple[int, int]:
+    """(values as the server bounds them: each value and each key, and one more for each
+    empty array or object; the depth of nesting)."""
+    count, deepest = 0, 0
+    pending = [(value, 1)]
+    while pending:
+        item, level = pending.pop()
+        count += 1
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            children = list(item.values()) if isinstance(item, dict) else item
+            count += len(item) if isinstance(item, dict) else 0
+            count += 0 if children else 1
+            pending.extend((child, level + 1) for child in children)
+    return count, deepest
+
+
 def expected(line: bytes) -> tuple[int, bool, list[Any]]:
     """(answers due, whether they come as an array, the ids they must carry)."""
     try:
         value = json.loads(line.decode("utf-8"), parse_constant=_reject)
     except (UnicodeDecodeError, ValueError, RecursionError):
         return (0, False, []) if not line.strip() else (1, False, [None])
+    values, depth = shape(value)
+    if values > MAX_VALUES or depth > MAX_DEPTH:
+        return 1, False, [None]  # refused whole, as too large to parse
     batch = isinstance(value, list)
     items = value if batch else [value]
     if batch and not items:
