@@ -4,6 +4,7 @@
 - `envelope.py`     the 2026-07-28 era told from the handshake era; its result decorations
 - `server.py`       each request dispatched; over stdio it reads the lines itself
 - `tools.py`        the table of tools: each one row (query, parameters, output schema)
+- `resources.py`    each record as `decision://{id}`, listed page by page and read
 - `prompts.py`      the table of prompts: each one row (arguments, text, completion)
 - `prompt_texts.py` each prompt's text, written from the query layer's answers
 - `completion.py`   the archive's names offered for `completion/complete`

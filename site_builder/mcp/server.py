@@ -10,21 +10,17 @@ envelope.py); the transports (stdio here, Streamable HTTP in http.py) only frame
 
 from __future__ import annotations
 
-import re
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
-from urllib.parse import unquote
 
 from site_builder import __version__
 from site_builder.access.source import Log, Source, SourceError, log_to_stderr
 from site_builder.archive.archive import Archive
-from site_builder.archive.records import Record
-from site_builder.mcp import completion, envelope, prompts, tools
+from site_builder.mcp import completion, envelope, prompts, resources, tools
 from site_builder.mcp.envelope import CacheHints
 from site_builder.mcp.protocol import (
-    HANDSHAKE_VERSIONS,
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -33,7 +29,6 @@ from site_builder.mcp.protocol import (
     METHOD_NOT_FOUND,
     PARSE_ERROR,
     PROTOCOL_VERSIONS,
-    RESOURCE_NOT_FOUND,
     Invalid,
     Request,
     RpcError,
@@ -45,19 +40,11 @@ from site_builder.mcp.protocol import (
     result,
 )
 from site_builder.query import answers as query
-from site_builder.query import copies
 from site_builder.query.textindex import index_for
 
 SERVER_NAME = "site-builder"
 SERVER_INFO = {"name": SERVER_NAME, "title": "site-builder decision records",
                "version": __version__}
-URI_SCHEME = "decision://"
-# The resource templates' variables, with the kind of name completion offers for each.
-TEMPLATES: dict[str, dict[str, str | None]] = {URI_SCHEME + "{id}": {"id": "record"}}
-# resources/list answers in pages of this many records; a cursor is a position, in ASCII
-# digits, short enough that no client can make int() work hard.
-RESOURCE_PAGE = 1000
-_CURSOR = re.compile(r"[0-9]{1,12}")
 # Requests answered per batch; a longer batch is refused whole, so one line cannot queue
 # unbounded work.
 MAX_BATCH = 100
@@ -133,7 +120,7 @@ class Server:
             "prompts/list": self._prompts_list,
             "prompts/get": self._prompts_get,
             "completion/complete": lambda params, version: completion.complete(
-                self._archive, params, TEMPLATES),
+                self._archive, params, resources.TEMPLATES),
         }
 
     # ---- framing ---------------------------------------------------------------------------
@@ -322,42 +309,16 @@ class Server:
         except (SourceError, query.QueryError) as exc:
             raise RpcError(INTERNAL_ERROR, str(exc)) from None
 
-    # ---- resources -------------------------------------------------------------------------
+    # ---- resources: decision://{id} (resources.py) ------------------------------------------
 
     def _resources_list(self, params: dict[str, Any], version: str) -> dict[str, Any]:
-        start = _cursor_start(params)
-        records = self._archive().records
-        page = [_resource(r) for r in records[start:start + RESOURCE_PAGE]]
-        out: dict[str, Any] = {"resources": page}
-        if start + RESOURCE_PAGE < len(records):
-            out["nextCursor"] = str(start + RESOURCE_PAGE)
-        return out
+        return resources.listed(self._archive(), params)
 
     def _resources_read(self, params: dict[str, Any], version: str) -> dict[str, Any]:
-        uri = params.get("uri")
-        if not isinstance(uri, str):
-            raise RpcError(INVALID_PARAMS, "Invalid params: uri must be a string")
-        archive = self._archive()
-        record = _record_at(archive, uri)
-        if record is None:
-            # 2026-07-28 made an unknown resource an invalid parameter.
-            code = RESOURCE_NOT_FOUND if version in HANDSHAKE_VERSIONS else INVALID_PARAMS
-            raise RpcError(code, "Resource not found", {"uri": uri})
-        try:
-            text = copies.markdown_copy(archive, record)
-        except SourceError as exc:
-            raise RpcError(INTERNAL_ERROR, str(exc)) from None
-        return {"contents": [{"uri": uri, "mimeType": "text/markdown", "text": text}]}
+        return resources.read(self._archive(), params, version)
 
     def _resource_templates(self, params: dict[str, Any], version: str) -> dict[str, Any]:
-        return {"resourceTemplates": [{
-            "uriTemplate": URI_SCHEME + "{id}",
-            "name": "decision",
-            "title": "Decision record",
-            "description": "One record as Markdown: a YAML block, then the body. id is the "
-                           "full id, for example build/adr/0008-build-beside-the-output-and-swap",
-            "mimeType": "text/markdown",
-        }]}
+        return resources.templates()
 
 
 def _analyse(archive: Archive) -> None:
@@ -410,35 +371,6 @@ def encode_answers(answers: list[dict[str, Any]], batch: bool) -> bytes | None:
                                           "holds a value JSON cannot represent"))
                   for a in answers]
         return encode(failed if batch else failed[0])
-
-
-def _cursor_start(params: dict[str, Any]) -> int:
-    """Where a paginated list starts. Raises RpcError -32602 for a cursor this server did not
-    hand out."""
-    cursor = params.get("cursor")
-    if cursor is None:
-        return 0
-    if not isinstance(cursor, str) or not _CURSOR.fullmatch(cursor):
-        raise RpcError(INVALID_PARAMS, "Invalid params: unknown cursor")
-    return int(cursor)
-
-
-def _resource(record: Record) -> dict[str, Any]:
-    return {"uri": URI_SCHEME + record.id, "name": record.ref, "title": record.title,
-            "description": f"{record.status}: {record.description}",
-            "mimeType": "text/markdown"}
-
-
-def _record_at(archive: Archive, uri: str) -> Record | None:
-    """The record a `decision://` URI names (its id, percent-encoded or not), or None."""
-    if not uri.startswith(URI_SCHEME):
-        return None
-    wanted = uri[len(URI_SCHEME):]
-    for candidate in (wanted, unquote(wanted)):
-        record = archive.by_id.get(candidate) or archive.resolve(candidate)
-        if record is not None:
-            return record
-    return None
 
 
 def _skip_line(stream: BinaryIO) -> None:
