@@ -132,6 +132,12 @@ class Serving:
         raise AssertionError(f"{what}: not within {timeout} s; serve said:\n"
                              + "".join(self.stderr))
 
+    def wait_built(self) -> None:
+        """Wait until the first build is in: serve answers before it, on demand, and a save
+        made meanwhile is held until it is done (tests/serve/test_first_page.py)."""
+        self.wait_for("the first build",
+                      lambda: any("site-builder serve: built " in line for line in self.stderr))
+
     def stop(self, how: int = signal.SIGINT) -> int:
         """Send `how` (Ctrl-C by default); return the exit code."""
         if self.process.poll() is None:
@@ -164,8 +170,10 @@ def site(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def serving(site: Path) -> Iterator[Serving]:
-    """`serve` running on the fixture archive; stopped (and checked to stop) afterwards."""
+    """`serve` running on the fixture archive, its first build in; stopped (and checked to
+    stop) afterwards."""
     server = Serving(site)
+    server.wait_built()
     try:
         yield server
     finally:

@@ -68,29 +68,39 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
     index_first = only is None
     if index_first and search_index:
         _write_index(archive, write, wanted, checkpoint)
+    count = _write_planned(site, write, wanted, progress)
+    if not index_first and search_index:
+        _write_index(archive, write, wanted, checkpoint)
+    return count
+
+
+def _write_planned(site: SitePages, write: Callable[[str, str | bytes], None],
+                   wanted: Callable[[str], bool],
+                   progress: Callable[[int, int], None] | None) -> int:
+    """Write the planned pages `wanted` names, with the Mermaid release before the first of
+    them when the site draws diagrams; return how many pages were written."""
     # Counting the plan costs no rendering: every path is known up front.
     total = sum(1 for page in site.planned() if wanted(page.path)) if progress else 0
     count = 0
     released = False
     for page in site.planned():
-        if wanted(page.path):
-            html = page.make()
-            assert isinstance(html, str | bytes), page.path  # pages are made whole
-            # The Mermaid release goes out before the first page that draws a diagram (a
-            # site without one publishes none of it), so `serve`, which shows each file as
-            # it is written, never shows a diagram page whose script is not there yet.
-            # Written whenever a page written here needs it, `only` or not, so a preview
-            # that gains its first diagram gains the release too.
-            if site.draws_diagrams and not released:
-                for path, data in mermaid_release().files():
-                    write(path, data)
-                released = True
-            write(page.path, html)
-            count += 1
-            if progress:
-                progress(count, total)
-    if not index_first and search_index:
-        _write_index(archive, write, wanted, checkpoint)
+        if not wanted(page.path):
+            continue
+        html = page.make()
+        assert isinstance(html, str | bytes), page.path  # pages are made whole
+        # The Mermaid release goes out before the first page written (a site without a
+        # diagram publishes none of it), so `serve`, which shows each file as it is
+        # written, never shows a diagram page whose script is not there yet. Written
+        # whenever a page written here needs it, `only` or not, so a preview that gains
+        # its first diagram gains the release too.
+        if site.draws_diagrams and not released:
+            for path, data in mermaid_release().files():
+                write(path, data)
+            released = True
+        write(page.path, html)
+        count += 1
+        if progress:
+            progress(count, total)
     return count
 
 
