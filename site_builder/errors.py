@@ -6,7 +6,8 @@
     │   ├── QueryError               query/answers.py: no record by that name, an ambiguous one
     │   ├── PromptError              mcp/prompt_texts.py: a prompt argument the archive cannot use
     │   ├── NoArchive                config/site.py: no site.yml where the command looks
-    │   └── AddressError             mcp/listen.py: an address `mcp --http` cannot serve on
+    │   ├── AddressError             mcp/listen.py: an address `mcp --http` cannot serve on
+    │   └── NetworkError             access/network.py: a proxy or CA setting that cannot be used
     ├── InputError                   input that cannot be used as it is
     │   ├── YamlError                text/yamlfile.py: YAML that does not parse
     │   ├── Unsupported              text/yaml_subset.py: beyond the plain subset (PyYAML reads it)

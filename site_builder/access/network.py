@@ -25,11 +25,13 @@ from urllib.parse import unquote, urlsplit
 
 import httpx
 
+from site_builder.errors import UsageError
+
 CA_VARIABLES = ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE")
 CA_DIRECTORY = "SSL_CERT_DIR"
 
 
-class NetworkError(ValueError):
+class NetworkError(UsageError, ValueError):
     """A proxy or certificate setting that cannot be used; the message names it."""
 
 
