@@ -31,3 +31,17 @@ def test_cited_by_and_records_for_paths_in_both_modes(tmp_path: Path):
             assert remote.answer("records_for_paths", **paths) == found
     finally:
         site.stop()
+
+
+def test_review_change_names_the_records_the_code_cites_and_how(tmp_path: Path):
+    root = make_repository(tmp_path / "shop")
+    with mcp_client("--root", str(root)) as local:
+        paths = ["src/links.py", "src/billing.py"]
+        found = local.answer("records_for_paths", paths=paths)
+        result = local.get_prompt("review_change", {"paths": ", ".join(paths)})
+        text = result.messages[0].content.text
+        for item in [*found["current"], *found["historical"]]:
+            line = next(line for line in text.splitlines()
+                        if line.startswith(f"- {item['ref']} "))
+            assert f"[{', '.join(item['via'])}]" in line, line
+        assert "[cited]" in text and "[affects, cited]" in text
