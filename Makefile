@@ -92,6 +92,8 @@ test: $(TOOLS) system-deps $(INSPECTOR) $(LIGHTHOUSE) lint
 
 bench: $(TOOLS)
 	$(BIN)/python bench/run.py --sizes $(N)
+	$(BIN)/python -m bench.completion --records 10000
+	$(BIN)/python -m bench.citations --files 10000
 
 mermaid:
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \

@@ -14,6 +14,9 @@ stats.py      median, spread, percentiles, ratios
 targets.py    SPEC §8's targets, met or missed by how much
 profiling.py  pyinstrument / tracemalloc summaries of missed targets
 report.py     the Markdown report (printed and written to RESULTS.md)
+completion.py `completion/complete` at 10,000 records: the first of each kind, then p95
+citations.py  code citations in a 10,000-file repository: cold, unchanged, matched
+mcp_workers.py `mcp --http` under 1 and 2 uvicorn workers
 adoption.py   not part of `make bench`: `init --from` + `build` on real public archives
               (adoption-repos.txt), the table and findings in ADOPTION.md
 """

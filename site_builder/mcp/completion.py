@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from site_builder.archive.archive import Archive
+from site_builder.archive.bulk import paused_gc
 from site_builder.mcp import prompts
 from site_builder.mcp.prompt_texts import PromptError
 from site_builder.mcp.protocol import INVALID_PARAMS, RpcError
@@ -38,10 +39,14 @@ class _Names:
     __slots__ = ("keys", "values")
 
     def __init__(self, names: Iterable[str]) -> None:
-        # Names repeat (a tag on thousands of records): fold each distinct one once.
-        pairs = sorted((fold(name), name) for name in set(names) if name)
-        self.keys = [key for key, _ in pairs]
-        self.values = [value for _, value in pairs]
+        # Names repeat (a tag on thousands of records): fold each distinct one once. The
+        # collector is paused: tens of thousands of new tuples beside a large archive set off
+        # a full pass that cost the first completion of record ids 140 ms at 10,000 records.
+        # Sorting the names by their folded key (ties in plain order, from the first sort)
+        # is three times faster than sorting (key, name) pairs.
+        with paused_gc():
+            self.values = sorted(sorted({name for name in names if name}), key=fold)
+            self.keys = [fold(value) for value in self.values]
 
     def matching(self, prefix: str) -> tuple[list[str], int]:
         """The first MAX_VALUES names starting with `prefix` (case-insensitive), and how

@@ -160,8 +160,8 @@ class Server:
             self.warm()
 
     def warm(self) -> None:
-        """Have the source read the archive in the background, and the text index made from
-        it there too, so the first query does not start the analysis."""
+        """Have the source read the archive in the background, and the text index and the
+        completion names made from it there too, so the first query does not wait on them."""
         self.source.warm(then=_analyse)
 
     def handle_line(self, line: bytes) -> bytes | None:
@@ -322,8 +322,10 @@ class Server:
 
 
 def _analyse(archive: Archive) -> None:
-    """Make the archive's text index now (the postings are what it is made of)."""
+    """Make the archive's text index now (the postings are what it is made of), and the
+    record names completion offers, the one kind that takes more than a few milliseconds."""
     index_for(archive).postings()
+    completion.completions_for(archive).matching("record", "")
 
 
 def batch_too_long(count: int) -> RpcError:
