@@ -2,9 +2,10 @@
 
 The end-to-end test runs the written file's `before_script:` and `script:` lines in order with
 bash, in a fresh venv, as GitLab's runner would. Its install line names the repository the
-running copy came from (never a path of this machine); git's `url.<base>.insteadOf`, set by
-the test in the environment (GIT_CONFIG_COUNT, which the file does not name), points that
-address at this checkout, so pip installs it from here.
+running copy came from (never a path of this machine); the test points it at this checkout
+through the environment only, with variables the file does not name: PIP_FIND_LINKS to a
+wheel built from here for a version pin, git's `url.<base>.insteadOf` (GIT_CONFIG_COUNT) for
+a git pin.
 """
 
 from __future__ import annotations
@@ -91,11 +92,16 @@ def test_init_from_a_github_remote_still_writes_the_workflow(tmp_path: Path) -> 
     assert not (repo / ".gitlab-ci.yml").exists()
 
 
-def _checkout_override(install_line: str) -> dict[str, str]:
-    """Environment making git fetch the repository the install line names from this
-    checkout instead (its commit is this checkout's HEAD)."""
+def _checkout_override(install_line: str, wheels: Path) -> dict[str, str]:
+    """Environment making the install line take site-builder from this checkout: a version
+    pin finds a wheel built from it (PIP_FIND_LINKS); a git pin has git fetch the repository
+    it names from here (its commit is this checkout's HEAD)."""
+    if re.fullmatch(r'pip install "site-builder==[^"]+"', install_line):
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                        "--wheel-dir", str(wheels), str(REPO)], check=True, capture_output=True)
+        return {"PIP_FIND_LINKS": str(wheels)}
     match = re.fullmatch(r'pip install "site-builder @ git\+(\S+?)@[0-9a-f]{40}"', install_line)
-    assert match, install_line  # an editable install from a checkout is pinned to a commit
+    assert match, install_line
     return {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": f"url.{REPO.as_uri()}.insteadOf",
             "GIT_CONFIG_VALUE_0": match.group(1)}
 
@@ -109,7 +115,7 @@ def test_the_gitlab_jobs_run_in_a_fresh_venv(tmp_path: Path) -> None:
     subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "--quiet", "--upgrade",
                     "pip"], check=True, capture_output=True)
     env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}",
-           **_checkout_override(ci["default"]["before_script"][0])}
+           **_checkout_override(ci["default"]["before_script"][0], tmp_path / "wheels")}
     lines = [*ci["default"]["before_script"], *ci["decisions-check"]["script"],
              *ci["pages"]["script"]]
     for line in lines:
