@@ -20,7 +20,8 @@ from typing import Any
 
 import yaml
 
-from site_builder.authoring.origin import running_install
+from site_builder.authoring.gitlab import gitlab_ci, is_gitlab
+from site_builder.authoring.origin import install_for, running_install
 from tests.conftest import FIXTURES, REPO, run_cli
 
 
@@ -126,3 +127,19 @@ def test_the_gitlab_jobs_run_in_a_fresh_venv(tmp_path: Path) -> None:
     report = folder / ci["decisions-check"]["artifacts"]["reports"]["codequality"]
     assert yaml.safe_load(report.read_text(encoding="utf-8")) == []
     assert "Acme decisions" in (folder / "public" / "index.html").read_text(encoding="utf-8")
+
+
+def test_gitlab_hosts() -> None:
+    assert is_gitlab("https://gitlab.com/acme/tools")
+    assert is_gitlab("https://gitlab.acme.org/acme/tools")
+    assert not is_gitlab("https://github.com/acme/tools")
+    assert not is_gitlab("https://notgitlab.example/acme/tools")
+    assert not is_gitlab(None)
+
+
+def test_a_folder_install_names_no_local_path(tmp_path: Path) -> None:
+    # As for the GitHub workflow: CI cannot reach a folder of the machine that ran init.
+    install = install_for({"url": tmp_path.as_uri(), "dir_info": {}}, "0.1.0", None)
+    text = gitlab_ci(install)
+    assert str(tmp_path) not in text and "file:" not in text
+    assert yaml.safe_load(text)["default"]["before_script"] == [install.pip_line()]
