@@ -76,6 +76,15 @@ def test_init_from_a_gitlab_remote_writes_gitlab_ci(tmp_path: Path) -> None:
     assert "pages" in _pipeline(repo) and not (repo / ".github").exists()
 
 
+def test_init_from_ci_github_overrides_a_gitlab_remote(tmp_path: Path) -> None:
+    repo = _repository(tmp_path, "https://gitlab.acme.org/acme/adr-tools.git")
+    result = run_cli("init", "--from", str(repo), "--ci", "github")
+    assert result.returncode == 0, result.stderr
+    assert "GitLab" not in result.stdout
+    assert (repo / ".github/workflows/decisions.yml").is_file()
+    assert not (repo / ".gitlab-ci.yml").exists()
+
+
 def test_init_from_keeps_an_existing_gitlab_ci(tmp_path: Path) -> None:
     repo = _repository(tmp_path, "https://github.com/acme/adr-tools.git")
     (repo / ".gitlab-ci.yml").write_text("test:\n  script: [make]\n", encoding="utf-8")
