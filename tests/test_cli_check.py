@@ -1,8 +1,10 @@
-"""`site-builder check`: the three output formats, --strict and the exit codes."""
+"""`site-builder check`: the output formats, --strict and the exit codes."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -67,6 +69,33 @@ def test_github_annotations(fixture_archive: Callable[[str], Path]) -> None:
         f"::error file={LINKS},line=8::link to a missing record: ../rfc/0001-missing.md",
         f"::warning file={LINKS},line=10::link to a file that does not exist: diagram.png",
     ]
+
+
+def test_gitlab_code_quality_report(fixture_archive: Callable[[str], Path]) -> None:
+    # The archive sits in a folder of its git repository: GitLab matches paths from the top.
+    root = fixture_archive("broken/body-links")
+    top = root.parent.parent
+    subprocess.run(["git", "init", "-q", str(top)], check=True)
+    result = run_cli("check", "--format", "gitlab", "--root", str(root), cwd=root / "content")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    path = (root / LINKS).relative_to(top).as_posix()
+    expected = [(8, "major", "link to a missing record: ../rfc/0001-missing.md"),
+                (10, "minor", "link to a file that does not exist: diagram.png")]
+    assert [(e["location"]["lines"]["begin"], e["severity"], e["description"])
+            for e in report] == expected
+    for entry in report:
+        assert entry["location"]["path"] == path and not path.startswith(("/", ".."))
+        assert set(entry) == {"description", "check_name", "fingerprint", "severity",
+                              "location"}
+        assert entry["check_name"].startswith("site-builder")
+    assert len({e["fingerprint"] for e in report}) == 2
+    again = run_cli("check", "--format", "gitlab", "--root", str(root), cwd=top)
+    assert json.loads(again.stdout) == report  # the fingerprint is stable, wherever run
+    sha = hashlib.sha256(f"{path}\0{8}\0{expected[0][2]}".encode()).hexdigest()
+    assert report[0]["fingerprint"] == sha
+    clean = run_cli("check", "--format", "gitlab", "--root", str(EXAMPLE_SITE))
+    assert (clean.returncode, json.loads(clean.stdout)) == (0, [])
 
 
 def test_warnings_alone_pass_unless_strict(fixture_archive: Callable[[str], Path]) -> None:

@@ -1,7 +1,8 @@
 """`site-builder init --from DIR`: adopt a repository's decision folders without moving a file.
 
 Takes the folders `adopt_folders` finds (or the ones named with `--folder`), and writes
-`site.yml` with one `format` source per folder, plus the scaffold beside it: the workflow, a
+`site.yml` with one `format` source per folder, plus the scaffold beside it: the pipeline
+(GitHub's, or GitLab's for a repository on GitLab), a
 server entry merged into `.mcp.json`, a section added to `AGENTS.md`. Every guess, and every
 folder a configuration names in vain, is returned in words, to be printed.
 """
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.authoring.adopt_folders import Folder, find_folders
+from site_builder.authoring.gitlab import CI_FILES, GITLAB_CI, is_gitlab
 from site_builder.authoring.scaffold import ScaffoldError, scaffold_files
 from site_builder.config.site import CONFIG_FILE
 from site_builder.sources import browse
@@ -112,9 +114,35 @@ def _found(repo: Path, named: tuple[str, ...]) -> Adoption:
     return Adoption(folders=found.folders, notes=list(found.notes))
 
 
-def adopt(repo: Path, named: tuple[str, ...] = ()) -> Adoption:
+def ci_service(repo: Path) -> str:
+    """The CI service the repository at `repo` uses: GitLab when it has a `.gitlab-ci.yml`
+    or its `origin` is on a GitLab host, else GitHub."""
+    if (repo / GITLAB_CI).exists() or is_gitlab(browse.origin_url(repo)):
+        return "gitlab"
+    return "github"
+
+
+def _pipeline(repo: Path, ci: str | None, out: Adoption) -> dict[str, str]:
+    """The pipeline file to write for `ci` (None: the service `ci_service` guesses), or
+    none when the repository has that file already (said in `out.guesses`)."""
+    service = ci or ci_service(repo)
+    path = CI_FILES[service]
+    if ci is None and service == "gitlab":
+        out.guesses.append("GitLab CI (a .gitlab-ci.yml or a GitLab remote; --ci github "
+                           "for GitHub)")
+    if (repo / path).exists():
+        out.guesses.append(f"{path} exists: left as it is (`site-builder init --ci "
+                           f"{service} DIR` in a new folder writes the jobs to copy)")
+        return {}
+    scaffold = scaffold_files(repo.name, dt.date.today(), branch=browse.default_branch(repo),
+                              ci=service)
+    return {path: scaffold[path]}
+
+
+def adopt(repo: Path, named: tuple[str, ...] = (), ci: str | None = None) -> Adoption:
     """Write site.yml and the scaffold into the repository at `repo`, adopting the decision
-    folders found in it, or only the `named` ones (paths relative to `repo`).
+    folders found in it, or only the `named` ones (paths relative to `repo`), with the
+    pipeline of `ci` (a key of CI_FILES; None: the service the repository uses).
 
     Raises ScaffoldError, with nothing written, when `repo` is no folder, already holds a
     site.yml, has no decision folder (or a `named` one is none), or has an `.mcp.json` that
@@ -134,12 +162,7 @@ def adopt(repo: Path, named: tuple[str, ...] = ()) -> Adoption:
         out.guesses.append(f"edit_url {edit} (from git remote origin)")
     files = {CONFIG_FILE: site_yml(repo, folders, edit),
              ".mcp.json": _merged_mcp(repo / ".mcp.json")}
-    scaffold = scaffold_files(repo.name, dt.date.today(), branch=browse.default_branch(repo))
-    workflow = ".github/workflows/decisions.yml"
-    if (repo / workflow).exists():
-        out.guesses.append(f"{workflow} exists: left as it is")
-    else:
-        files[workflow] = scaffold[workflow]
+    files.update(_pipeline(repo, ci, out))
     agents = repo / "AGENTS.md"
     existing = agents.read_text(encoding="utf-8") if agents.exists() else ""
     if _SECTION_MARK not in existing:

@@ -6,6 +6,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
+from site_builder.authoring.gitlab import CI_FILES, gitlab_ci
 from site_builder.authoring.origin import HOME, Install, running_install
 from site_builder.config.site import CONFIG_FILE
 from site_builder.errors import SiteBuilderError
@@ -149,11 +150,17 @@ def workflow(install: Install, branch: str = "main") -> str:
                              ).replace("__BRANCH__", branch)
 
 
+def ci_file(ci: str, install: Install, branch: str = "main") -> str:
+    """The pipeline of the CI service `ci` (a key of CI_FILES), installing site-builder as
+    `install` says and publishing `branch` (GitLab's knows its default branch itself)."""
+    return gitlab_ci(install) if ci == "gitlab" else workflow(install, branch)
+
+
 def scaffold_files(name: str, today: dt.date, install: Install | None = None,
-                   branch: str = "main") -> dict[str, str]:
+                   branch: str = "main", ci: str = "github") -> dict[str, str]:
     """The files of a new archive named `name`, by path relative to its folder; the
-    workflow installs site-builder as `install` says (default: as this copy was) and
-    publishes pushes to `branch`."""
+    pipeline for `ci` (a key of CI_FILES) installs site-builder as `install` says
+    (default: as this copy was) and publishes pushes to `branch`."""
     title = name if "decision" in name.lower() else f"{name} decisions"
     mcp = {"mcpServers": {"decisions": {"command": "site-builder",
                                         "args": ["mcp", "--root", "."]}}}
@@ -165,19 +172,20 @@ def scaffold_files(name: str, today: dt.date, install: Install | None = None,
             _FIRST_RECORD.format(date=today.isoformat()),
         "AGENTS.md": _AGENTS_MD,
         ".mcp.json": json.dumps(mcp, indent=2) + "\n",
-        ".github/workflows/decisions.yml": workflow(install or running_install(), branch),
+        CI_FILES[ci]: ci_file(ci, install or running_install(), branch),
         ".gitignore": _GITIGNORE,
     }
 
 
-def init_archive(folder: Path, today: dt.date | None = None) -> list[Path]:
-    """Create a new archive in `folder` and return the files written.
+def init_archive(folder: Path, today: dt.date | None = None, ci: str = "github") -> list[Path]:
+    """Create a new archive in `folder`, with the pipeline of `ci` (a key of CI_FILES), and
+    return the files written.
 
     Raises ScaffoldError when `folder` already holds an archive or any file it would write;
     in that case nothing is written.
     """
     folder = folder.resolve()
-    files = scaffold_files(archive_name(folder), today or dt.date.today())
+    files = scaffold_files(archive_name(folder), today or dt.date.today(), ci=ci)
     if folder.exists() and not folder.is_dir():
         raise ScaffoldError(f"{folder} is a file, not a folder; nothing was written")
     if (folder / CONFIG_FILE).exists():

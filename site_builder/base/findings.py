@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,3 +64,19 @@ def as_json(finding: Finding, cwd: Path | None = None) -> dict[str, object]:
     """The finding as one item of `check --format json`."""
     return {"path": finding.display_path(cwd), "line": finding.line,
             "level": finding.level, "message": finding.message}
+
+
+# GitLab's code-quality severities for ours: an error fails the merge request, a warning not.
+_GITLAB_SEVERITY = {"error": "major", "warning": "minor"}
+
+
+def gitlab_quality(finding: Finding, repository: Path) -> dict[str, object]:
+    """The finding as one entry of GitLab's code-quality report (`check --format gitlab`):
+    the path relative to `repository` (the checkout's top folder) and a fingerprint that
+    stays the same while path, line and message do."""
+    path = display_path(finding.path, repository)
+    key = f"{path}\0{finding.line}\0{finding.message}".encode()
+    return {"description": finding.message, "check_name": f"site-builder-{finding.level}",
+            "fingerprint": hashlib.sha256(key).hexdigest(),
+            "severity": _GITLAB_SEVERITY[finding.level],
+            "location": {"path": path, "lines": {"begin": finding.line}}}

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from site_builder.authoring.gitlab import CI_FILES
 from site_builder.cli.common import Subcommands, fail, report
 from site_builder.errors import OK, USAGE, UsageError
 
@@ -18,6 +19,10 @@ def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p.add_argument("--folder", dest="folders", action="append", default=[], metavar="PATH",
                    help="with --from: adopt this folder (relative to DIR) instead of "
                    "searching for them; repeatable")
+    p.add_argument("--ci", choices=tuple(CI_FILES), default=None,
+                   help="the CI pipeline to write: a GitHub Actions workflow (the default) or "
+                   "a .gitlab-ci.yml; with --from the default is the service the repository "
+                   "uses")
     p.set_defaults(func=cmd_init)
 
 
@@ -25,14 +30,14 @@ def cmd_init(args: argparse.Namespace) -> int:
     if args.from_dir is not None:
         if args.dir is not None:
             raise UsageError("init takes a folder or --from DIR, not both")
-        return cmd_adopt(Path(args.from_dir), tuple(args.folders))
+        return cmd_adopt(Path(args.from_dir), tuple(args.folders), args.ci)
     if args.folders:
         raise UsageError("--folder names a folder to adopt: use it with --from DIR")
     from site_builder.authoring.scaffold import ScaffoldError, init_archive
 
     folder = Path(args.dir or args.root or ".").resolve()
     try:
-        written = init_archive(folder)
+        written = init_archive(folder, ci=args.ci or "github")
     except ScaffoldError as exc:
         fail(str(exc))
         return USAGE
@@ -43,7 +48,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     return OK
 
 
-def cmd_adopt(repo: Path, folders: tuple[str, ...] = ()) -> int:
+def cmd_adopt(repo: Path, folders: tuple[str, ...] = (), ci: str | None = None) -> int:
     """`init --from DIR`: print the folders found, the files left out, what was written,
     every guess, and whether `check` passes on it."""
     from site_builder.authoring.adopt import adopt
@@ -52,7 +57,7 @@ def cmd_adopt(repo: Path, folders: tuple[str, ...] = ()) -> int:
     from site_builder.config.site import load_config
 
     try:
-        adoption = adopt(repo, folders)
+        adoption = adopt(repo, folders, ci)
     except ScaffoldError as exc:
         fail(str(exc))
         return USAGE
