@@ -8,4 +8,5 @@
 - `import_links.py` what becomes of an imported record's links: attachments, `repo_url` links
 - `new.py`          `site-builder new`: the next-numbered record, from the template
 - `origin.py`       where the running site-builder came from, as a `pip install` line for CI
+- `action_ref.py`   which site-builder GitHub Action (and `version` input) a workflow uses
 """
