@@ -102,7 +102,8 @@ def test_the_workflow_keeps_history_caches_the_build_and_publishes_the_action_ou
     assert cache["path"] == ".site-builder"
     prefix = cache["restore-keys"]
     assert cache["key"].startswith(prefix) and "v1.4.2" in prefix
-    assert cache["key"].removeprefix(prefix).startswith("${{ hashFiles('site.yml', 'content/**'")
+    assert cache["key"].removeprefix(prefix).startswith(
+        "${{ hashFiles('**/site.yml', '**/_project.yml', '**/*.md'")
     action = steps["site-builder/site-builder"]
     assert action["uses"] == "site-builder/site-builder@v1.4.2" and "with" not in action
     assert steps["actions/upload-pages-artifact"]["with"]["path"] == (
@@ -204,3 +205,10 @@ def _install_init_and_run_the_workflow(tmp_path: Path, source: Path, commit: str
     assert (ci / "site-builder").is_file()
     assert (archive / run.outputs["site-path"] / "index.html").is_file()
     assert "Acme decisions" in (archive / "_site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_pin_to_a_subdirectory_uses_the_action_there() -> None:
+    origin = {"url": "https://github.com/acme/tools", "subdirectory": "site-builder",
+              "vcs_info": {"vcs": "git", "commit_id": "c" * 40}}
+    steps = _steps(workflow(install_for(origin, "0.1.0", None)))
+    assert steps["acme/tools/site-builder"]["uses"] == f"acme/tools/site-builder@{'c' * 40}"

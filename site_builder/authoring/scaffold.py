@@ -134,7 +134,8 @@ __ACTION__
 """
 
 # The files a build reads, as hashFiles() patterns: a change to any makes a new cache key.
-_ARCHIVE_FILES = "'site.yml', 'content/**', 'templates/**', 'theme/**'"
+# Records by suffix, not under `content/`: an adopted archive keeps them where they were.
+_ARCHIVE_FILES = "'**/site.yml', '**/_project.yml', '**/*.md', 'templates/**', 'theme/**'"
 
 _GITIGNORE = "_site/\n.site-builder/\n"
 
