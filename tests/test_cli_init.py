@@ -56,11 +56,10 @@ def test_the_workflow_checks_builds_and_publishes_to_pages(tmp_path: Path) -> No
     init_archive(tmp_path)
     workflow = yaml.safe_load((tmp_path / ".github/workflows/decisions.yml").read_text())
     steps = workflow["jobs"]["build"]["steps"]
-    runs = [step.get("run") for step in steps]
-    assert "site-builder check --format github" in runs
-    assert runs.index("site-builder check --format github") < runs.index("site-builder build")
+    # The action (action.yml, tested in test_action.py) checks and builds.
+    action = next(step for step in steps if step["uses"].split("@")[0].endswith("/site-builder"))
     assert steps[-1]["uses"].startswith("actions/upload-pages-artifact@")
-    assert steps[-1]["with"]["path"] == "_site"
+    assert steps[-1]["with"]["path"] == f"${{{{ steps.{action['id']}.outputs.site-path }}}}"
     deploy = workflow["jobs"]["deploy"]
     assert deploy["needs"] == "build"
     assert deploy["steps"][0]["uses"].startswith("actions/deploy-pages@")

@@ -1,10 +1,11 @@
-"""The workflow `init` writes installs the site-builder that wrote it, and builds the site.
+"""The workflow `init` writes runs site-builder's action, pinned to the site-builder that
+wrote it, keeps the build cache between runs, and builds the site.
 
 The end-to-end test makes a git repository of this checkout whose `origin` is served over HTTP
 on loopback, installs site-builder from the local checkout into a fresh venv (so pip records
 a local git origin, as it does for a team's install from a clone), runs that copy's `init`,
-then runs the workflow's own `pip install` line (which must name the served remote, never
-the local checkout), `check` and `build` steps in a second fresh venv.
+then runs the action's steps (tests/action_steps.py) with the inputs the workflow gives it
+(its `version` must name the served remote, never the local checkout) in a second fresh venv.
 """
 
 from __future__ import annotations
@@ -12,18 +13,19 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
-import os
 import shutil
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from site_builder.authoring.origin import HOME, install_for
 from site_builder.authoring.scaffold import workflow
+from tests.action_steps import run_action
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -84,6 +86,49 @@ def test_a_clone_of_a_local_clone_is_pinned_to_the_remote_on_the_web(tmp_path: P
     assert install.requirement == (
         f"site-builder @ git+https://example.test/acme/site-builder.git@{commit}")
     assert str(tmp_path) not in workflow(install)
+
+
+def _steps(text: str) -> dict[str, dict[str, Any]]:
+    """The build job's steps of a workflow, by what each uses."""
+    steps = yaml.safe_load(text)["jobs"]["build"]["steps"]
+    assert all("run" not in step for step in steps)  # every command is the action's
+    return {step["uses"].split("@")[0]: step for step in steps}
+
+
+def test_the_workflow_keeps_history_caches_the_build_and_publishes_the_action_output() -> None:
+    steps = _steps(workflow(install_for(None, "1.4.2", None), "trunk"))
+    assert steps["actions/checkout"]["with"]["fetch-depth"] == 0
+    cache = steps["actions/cache"]["with"]
+    assert cache["path"] == ".site-builder"
+    prefix = cache["restore-keys"]
+    assert cache["key"].startswith(prefix) and "v1.4.2" in prefix
+    assert cache["key"].removeprefix(prefix).startswith(
+        "${{ hashFiles('**/site.yml', '**/_project.yml', '**/*.md'")
+    action = steps["site-builder/site-builder"]
+    assert action["uses"] == "site-builder/site-builder@v1.4.2" and "with" not in action
+    assert steps["actions/upload-pages-artifact"]["with"]["path"] == (
+        f"${{{{ steps.{action['id']}.outputs.site-path }}}}")
+    assert list(steps).index("actions/cache") < list(steps).index("site-builder/site-builder")
+    assert "refs/heads/trunk" in yaml.safe_load(workflow(install_for(None, "1.4.2", None),
+                                                         "trunk"))["jobs"]["deploy"]["if"]
+
+
+def test_a_github_pin_uses_that_repositorys_action_at_that_commit() -> None:
+    origin = {"url": "https://github.com/acme/site-builder.git",
+              "vcs_info": {"vcs": "git", "commit_id": "a" * 40}}
+    steps = _steps(workflow(install_for(origin, "0.1.0", None)))
+    assert steps["acme/site-builder"]["uses"] == f"acme/site-builder@{'a' * 40}"
+    assert "with" not in steps["acme/site-builder"]  # the action installs its own checkout
+    assert "a" * 40 in steps["actions/cache"]["with"]["restore-keys"]
+
+
+def test_a_pin_elsewhere_is_given_to_the_projects_action_as_its_version() -> None:
+    origin = {"url": "https://gitlab.example/acme/site-builder.git",
+              "vcs_info": {"vcs": "git", "commit_id": "b" * 40}}
+    install = install_for(origin, "0.3.0", None)
+    action = _steps(workflow(install))["site-builder/site-builder"]
+    assert action["uses"] == "site-builder/site-builder@v0.3.0"
+    assert action["with"] == {"version": install.requirement}
 
 
 def _fresh_venv(folder: Path) -> Path:
@@ -148,18 +193,22 @@ def _install_init_and_run_the_workflow(tmp_path: Path, source: Path, commit: str
     archive = tmp_path / "acme" / "decisions"
     subprocess.run([str(team / "site-builder"), "init", str(archive)], check=True,
                    capture_output=True)
-    steps = yaml.safe_load((archive / ".github/workflows/decisions.yml").read_text())[
-        "jobs"]["build"]["steps"]
-    runs = [step["run"] for step in steps if "run" in step]
-    install = next(run for run in runs if run.startswith("pip install"))
-    assert install == f'pip install "site-builder @ git+{remote}@{commit}"'
-    assert str(tmp_path) not in (archive / ".github/workflows/decisions.yml").read_text()
+    text = (archive / ".github/workflows/decisions.yml").read_text()
+    assert str(tmp_path) not in text
+    action = next(step for uses, step in _steps(text).items()
+                  if uses.endswith("/site-builder"))
+    assert action["with"] == {"version": f"site-builder @ git+{remote}@{commit}"}
     ci = _fresh_venv(tmp_path / "ci-venv")
-    env = {**os.environ, "PATH": f"{ci}{os.pathsep}{os.environ['PATH']}"}
-    for run in runs:
-        done = subprocess.run(run, shell=True, cwd=archive, env=env, capture_output=True,
-                              text=True, check=False)
-        assert done.returncode == 0, (run, done.stdout, done.stderr)
+    # The action's checkout is the served commit; its `version` input says what to install.
+    run = run_action(action["with"], archive, ci, action_path=source)
+    assert run.failed is None, [(name, done.stdout, done.stderr) for name, done in run.steps]
     assert (ci / "site-builder").is_file()
-    assert (archive / "_site" / "index.html").is_file()
+    assert (archive / run.outputs["site-path"] / "index.html").is_file()
     assert "Acme decisions" in (archive / "_site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_pin_to_a_subdirectory_uses_the_action_there() -> None:
+    origin = {"url": "https://github.com/acme/tools", "subdirectory": "site-builder",
+              "vcs_info": {"vcs": "git", "commit_id": "c" * 40}}
+    steps = _steps(workflow(install_for(origin, "0.1.0", None)))
+    assert steps["acme/tools/site-builder"]["uses"] == f"acme/tools/site-builder@{'c' * 40}"

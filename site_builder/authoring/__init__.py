@@ -9,4 +9,5 @@
 - `gitlab.py`       the `.gitlab-ci.yml` of `init --ci gitlab`: check on merge requests, Pages
 - `new.py`          `site-builder new`: the next-numbered record, from the template
 - `origin.py`       where the running site-builder came from, as a `pip install` line for CI
+- `action_ref.py`   which site-builder GitHub Action (and `version` input) a workflow uses
 """

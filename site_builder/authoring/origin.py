@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -30,10 +30,12 @@ _HOPS = 5
 
 @dataclass(frozen=True, slots=True)
 class Install:
-    """A pip requirement (`requirement`) and comment lines telling how to change it."""
+    """A pip requirement (`requirement`), comment lines telling how to change it, and the
+    version of the distribution it was made from (empty: unknown)."""
 
     requirement: str
     comment: tuple[str, ...]
+    version: str = ""
 
     def pip_line(self) -> str:
         """The shell command that installs it."""
@@ -58,6 +60,11 @@ def install_for(origin: dict[str, Any] | None, version: str,
                 source_tree: Path | None) -> Install:
     """The install line for a distribution of `version` whose PEP 610 record is `origin`
     (None: installed from an index, or not installed at all when `source_tree` is given)."""
+    return replace(_pin(origin, version, source_tree), version=version)
+
+
+def _pin(origin: dict[str, Any] | None, version: str, source_tree: Path | None) -> Install:
+    """`install_for` without the version recorded."""
     if origin is None and source_tree is None:
         return Install(f"{DISTRIBUTION}=={version}", (
             f"site-builder {version}, the version this workflow was made with; "

@@ -6,6 +6,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
+from site_builder.authoring.action_ref import action_ref
 from site_builder.authoring.gitlab import CI_FILES, gitlab_ci
 from site_builder.authoring.origin import HOME, Install, running_install
 from site_builder.config.site import CONFIG_FILE
@@ -108,15 +109,19 @@ jobs:
       - uses: actions/checkout@v4
         with:
           fetch-depth: 0
-      - uses: actions/setup-python@v5
+      # Kept between runs: what the last build read and made, so a push that changes one
+      # record rebuilds that record. Keyed by the tool (the pin of the site-builder step
+      # below: change both together) and the archive's files; a new key starts from the
+      # newest cache of the same tool.
+      - uses: actions/cache@v4
         with:
-          python-version: "3.12"
-__INSTALL__
-      - run: site-builder check --format github
-      - run: site-builder build
+          path: .site-builder
+          key: site-builder-${{ runner.os }}-__KEY__-${{ hashFiles(__FILES__) }}
+          restore-keys: site-builder-${{ runner.os }}-__KEY__-
+__ACTION__
       - uses: actions/upload-pages-artifact@v3
         with:
-          path: _site
+          path: ${{ steps.site.outputs.site-path }}
   deploy:
     if: github.ref == 'refs/heads/__BRANCH__'
     needs: build
@@ -128,6 +133,10 @@ __INSTALL__
       - id: deployment
         uses: actions/deploy-pages@v4
 """
+
+# The files a build reads, as hashFiles() patterns: a change to any makes a new cache key.
+# Records by suffix, not under `content/`: an adopted archive keeps them where they were.
+_ARCHIVE_FILES = "'**/site.yml', '**/_project.yml', '**/*.md', 'templates/**', 'theme/**'"
 
 _GITIGNORE = "_site/\n.site-builder/\n"
 
@@ -143,11 +152,16 @@ def archive_name(folder: Path) -> str:
 
 
 def workflow(install: Install, branch: str = "main") -> str:
-    """The GitHub Actions workflow, installing site-builder as `install` says and publishing
-    pushes to `branch` (the repository's default)."""
-    comment = "".join(f"      # {line}\n" for line in install.comment)
-    return _WORKFLOW.replace("__INSTALL__", f"{comment}      - run: {install.pip_line()}"
-                             ).replace("__BRANCH__", branch)
+    """The GitHub Actions workflow, running site-builder's action pinned as `install` says
+    and publishing pushes to `branch` (the repository's default)."""
+    ref = action_ref(install)
+    lines = [f"# {line}" for line in install.comment]
+    lines += [f"- uses: {ref.uses}", "  id: site"]
+    if ref.version is not None:
+        lines += ["  with:", f"    version: {json.dumps(ref.version)}"]
+    return (_WORKFLOW.replace("__ACTION__", "\n".join(f"      {line}" for line in lines))
+            .replace("__KEY__", ref.key).replace("__FILES__", _ARCHIVE_FILES)
+            .replace("__BRANCH__", branch))
 
 
 def ci_file(ci: str, install: Install, branch: str = "main") -> str:

@@ -180,9 +180,9 @@ class Server:
         """The answers to the messages of one line or body, in order (none for
         notifications), and the line carrying them (None when there is none).
 
-        A batch's answers are kept while together they fit in MAX_BATCH_ANSWER_BYTES; the
-        first that would not, and every request after it, get an error saying so instead,
-        without being run.
+        A batch's answers are kept while together, and with room for the errors of the
+        requests after them, they fit in MAX_BATCH_ANSWER_BYTES; the first that would not,
+        and every request after it, get an error saying so instead, without being run.
         """
         conn = self.connection if connection is None else connection
         answers: list[dict[str, Any]] = []
@@ -191,12 +191,15 @@ class Server:
             return answers, encode_answers(answers, False)
         parts: list[bytes] = []
         size, full = 2, False
-        for message in messages:
+        # Room kept for the errors every later request would get once the answers are full,
+        # so that the batch's whole answer stays within the cap.
+        later = _error_sizes(messages)
+        for number, message in enumerate(messages):
             answer = _batch_full(message) if full else self.handle(message, conn)
             if answer is None:
                 continue
             part = (encode_answers([answer], False) or b"")[:-1]
-            if not full and size + len(part) + 1 > MAX_BATCH_ANSWER_BYTES:
+            if not full and size + len(part) + 1 + later[number + 1] > MAX_BATCH_ANSWER_BYTES:
                 full = True
                 answer = _batch_full(message) or answer
                 part = (encode_answers([answer], False) or b"")[:-1]
@@ -342,6 +345,17 @@ def _batch_full(message: Request | Invalid | None) -> dict[str, Any] | None:
         INTERNAL_ERROR, f"Batch answer too large: the answers before this request fill "
                         f"{MAX_BATCH_ANSWER_BYTES // 1024} KB; send it alone or in a smaller "
                         "batch", {"limit": MAX_BATCH_ANSWER_BYTES}))
+
+
+def _error_sizes(messages: list[Request | Invalid | None]) -> list[int]:
+    """For each position, the bytes the batch-full errors of the messages from there on
+    would take (with their separating commas); one more entry, 0, for past the end."""
+    sizes = [0] * (len(messages) + 1)
+    for number in range(len(messages) - 1, -1, -1):
+        error_answer = _batch_full(messages[number])
+        own = len(encode_answers([error_answer], False) or b"") if error_answer else 0
+        sizes[number] = sizes[number + 1] + own
+    return sizes
 
 
 def too_long(limit: int = MAX_LINE_BYTES) -> RpcError:
