@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from tests.archive.test_formats_loading import git
 from tests.conftest import FIXTURES
 
 ADOPTED = FIXTURES / "adopted"
@@ -31,16 +31,6 @@ def facts(name: str) -> dict[str, Any]:
     """Return a fixture's FACTS.json."""
     loaded: dict[str, Any] = json.loads((ADOPTED / name / FACTS).read_text(encoding="utf-8"))
     return loaded
-
-
-def git(folder: Path, *args: str, date: str | None = None) -> None:
-    """Run git in `folder` with a fixed identity, and `date` as author and committer date."""
-    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
-           "HOME": str(folder), "PATH": "/usr/bin:/bin"}
-    if date:
-        env |= {"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
-    subprocess.run(["git", *args], cwd=folder, check=True, capture_output=True, env=env)
 
 
 def _commit(repo: Path, paths: list[str], date: str, message: str) -> None:

@@ -21,7 +21,7 @@ import pytest
 
 from tests.conftest import EXAMPLE_SITE, REPO, run_cli
 from tests.mcp.client import http_client, mcp_client
-from tests.mcp.httpserver import HttpServer
+from tests.mcp.httpserver import HttpServer, uvicorn_factory
 from tests.mcp.test_remote import assert_same_answers
 
 MODERN = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -235,31 +235,17 @@ def test_remote_mode_over_http_touches_the_network_only_when_asked(example_publi
 
 
 def test_the_asgi_factory_serves_under_uvicorn(tmp_path: Path):
-    env = {**os.environ, "PYTHONPATH": str(REPO), "SITE_BUILDER_ROOT": str(EXAMPLE_SITE),
-           "SITE_BUILDER_MCP_TOKENS": TOKEN}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "site_builder.mcp.http:app",
-         "--host", "127.0.0.1", "--port", "0"], env=env, stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL, text=True)
-    try:
-        url = None
-        for line in process.stderr:
-            found = re.search(r"(http://127\.0\.0\.1:\d+)", line)
-            if found:
-                url = found.group(1) + "/mcp"
-                break
-        assert url, "uvicorn did not start"
+    env = {"SITE_BUILDER_ROOT": str(EXAMPLE_SITE), "SITE_BUILDER_MCP_TOKENS": TOKEN}
+    with uvicorn_factory(env) as url:
         assert post(url, modern(1, "tools/list")).status_code == 401
         answer = post(url, modern(1, "tools/call", name="get_record",
                                   arguments={"id": "BUILD-ADR-0008"}),
                       authorization=f"Bearer {TOKEN}")
         assert answer.json()["result"]["structuredContent"]["ref"] == "BUILD-ADR-0008"
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
     bare = subprocess.run(
         [sys.executable, "-c", "from site_builder.mcp.http import app; app()"],
-        env={k: v for k, v in env.items() if not k.startswith("SITE_BUILDER")},
+        env={k: v for k, v in {**os.environ, "PYTHONPATH": str(REPO)}.items()
+             if not k.startswith("SITE_BUILDER")},
         capture_output=True, text=True, timeout=60, check=False)
     assert bare.returncode == 2
     assert bare.stderr.strip() == ("site-builder mcp: set SITE_BUILDER_ROOT (an archive) or "

@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import EXAMPLE_SITE
 from tests.mcp import rawhttp
-from tests.mcp.httpserver import HttpServer
+from tests.mcp.httpserver import HttpServer, uvicorn_factory
 from tests.mcp.test_http import TOKEN, modern, post
 
 PING = json.dumps(modern(1, "tools/list")).encode()
@@ -213,27 +213,9 @@ def test_more_sockets_than_file_descriptors_neither_lock_out_nor_flood_the_log()
 
 
 def test_the_asgi_factory_under_the_guard_checks_names_and_deadlines():
-    import os
-    import re
-    import subprocess
-    import sys
-
-    from tests.conftest import REPO
-
-    env = {**os.environ, "PYTHONPATH": str(REPO), "SITE_BUILDER_ROOT": str(EXAMPLE_SITE),
+    env = {"SITE_BUILDER_ROOT": str(EXAMPLE_SITE),
            "SITE_BUILDER_MCP_PUBLIC_URL": "https://mcp.example.org", **SHORT}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "site_builder.mcp.http:app",
-         "--http", "site_builder.mcp.guard:GuardedH11", "--host", "127.0.0.1", "--port", "0"],
-        env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-    try:
-        url = None
-        for line in process.stderr:
-            found = re.search(r"(http://127\.0\.0\.1:\d+)", line)
-            if found:
-                url = found.group(1) + "/mcp"
-                break
-        assert url, "uvicorn did not start"
+    with uvicorn_factory(env, "--http", "site_builder.mcp.guard:GuardedH11") as url:
         assert ask(url, "rebound.example").status == 421
         assert ask(url, "mcp.example.org").status == 200
         assert ask(url, "10.0.0.1").status == 421
@@ -242,6 +224,3 @@ def test_the_asgi_factory_under_the_guard_checks_names_and_deadlines():
         assert json.loads(document.body)["resource"] == "https://mcp.example.org/mcp"
         with rawhttp.connect(url) as silent:
             assert rawhttp.closed_by_server(silent)
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
