@@ -297,14 +297,19 @@ def serve_forever() -> None:
         content = source.read(content_length)
         if len(content) < content_length:
             return
-        if kind == _FLUSH:
-            answers.write(_DONE if failure is None else _said(failure))
-        elif failure is None:
-            try:
-                folders.create(rel, content)
-            except StagingFailed as failed:
-                failure = failed
-                answers.write(_said(failure))  # seen by the build's next write
+        try:
+            if kind == _FLUSH:
+                answers.write(_DONE if failure is None else _said(failure))
+            elif failure is None:
+                try:
+                    folders.create(rel, content)
+                except StagingFailed as failed:
+                    failure = failed
+                    answers.write(_said(failure))  # seen by the build's next write
+        except BrokenPipeError:
+            # The build stopped listening (it gave up on a full disk, or died): nobody is
+            # left to tell, and the build says what happened itself.
+            return
 
 
 def _said(failure: StagingFailed) -> bytes:
