@@ -159,6 +159,15 @@ def commit_killed_at(site: Path, files: dict[str, str], step: int, logged: bool)
     return os.WIFSIGNALED(status)
 
 
+@pytest.fixture
+def no_exchange(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A system without renameat2: commits go through the journal."""
+    from site_builder.render.output import exchange
+
+    monkeypatch.setattr(exchange, "_CALL", None)
+
+
+@pytest.mark.usefixtures("no_exchange")
 @pytest.mark.parametrize("logged", [False, True])
 def test_a_commit_killed_at_any_step_is_undone_by_the_next_build(tmp_path: Path,
                                                                   logged: bool) -> None:
@@ -183,6 +192,7 @@ def test_a_commit_killed_at_any_step_is_undone_by_the_next_build(tmp_path: Path,
     assert sorted(p.name for p in tmp_path.iterdir()) == ["_site"]
 
 
+@pytest.mark.usefixtures("no_exchange")
 def test_a_refused_step_undoes_the_commit_at_once(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     site = tmp_path / "_site"
@@ -203,3 +213,64 @@ def test_a_refused_step_undoes_the_commit_at_once(tmp_path: Path,
         build(site, NEW)
     assert tree(site) == {rel: text.encode() for rel, text in OLD.items()}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["_site"]
+
+
+# ---- the whole-site exchange (renameat2) and its fallback ------------------------------------
+
+def test_an_existing_output_is_exchanged_whole_with_unchanged_files_linked(
+        tmp_path: Path) -> None:
+    site = tmp_path / "_site"
+    build(site, {"same/index.html": "same", "changes.txt": "v1", "gone.txt": "x"})
+    before = site.stat().st_ino
+    kept = (site / "same/index.html").stat()
+    out = build(site, {"same/index.html": "same", "changes.txt": "v2"})
+    assert out.method == "exchange" and out.why_not_exchange is None
+    assert site.stat().st_ino != before  # another folder now has the name
+    now = (site / "same/index.html").stat()
+    assert (now.st_ino, now.st_mtime_ns) == (kept.st_ino, kept.st_mtime_ns)
+    assert tree(site) == {"same/index.html": b"same", "changes.txt": b"v2"}
+    assert (out.changed, out.unchanged, out.removed) == (1, 1, 1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_site"]
+
+
+def test_a_build_that_changes_nothing_exchanges_nothing(tmp_path: Path) -> None:
+    site = tmp_path / "_site"
+    build(site, {"a.txt": "a", "b/c.txt": "c"})
+    before = site.stat().st_ino
+    with Output(site) as out:
+        out.write("a.txt", "a")
+        out.keep("b/c.txt")
+        out.commit()
+    assert out.method == "unchanged" and site.stat().st_ino == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_site"]
+
+
+def test_a_kept_file_is_in_the_new_site_unread(tmp_path: Path) -> None:
+    site = tmp_path / "_site"
+    build(site, {"kept.txt": "old bytes", "other.txt": "v1"})
+    with Output(site) as out:
+        out.keep("kept.txt")
+        out.write("other.txt", "v2")
+        out.commit()
+    assert tree(site) == {"kept.txt": b"old bytes", "other.txt": b"v2"}
+    assert out.unchanged == 1
+
+
+@pytest.mark.usefixtures("no_exchange")
+def test_without_renameat2_the_journal_commits_and_says_why(tmp_path: Path) -> None:
+    site = tmp_path / "_site"
+    build(site, {"same.txt": "same", "changes.txt": "v1"})
+    before = site.stat().st_ino
+    out = build(site, {"same.txt": "same", "changes.txt": "v2"})
+    assert out.method == "journal"
+    assert out.why_not_exchange == "renameat2 is not available on this system"
+    assert site.stat().st_ino == before  # the files moved in, the folder stayed
+    assert tree(site) == {"same.txt": b"same", "changes.txt": b"v2"}
+
+
+def test_a_mount_point_is_never_exchanged(tmp_path: Path) -> None:
+    from site_builder.render.output.exchange import unavailable
+
+    why = unavailable(Path("/dev/shm"), tmp_path / "stage", tmp_path / "probe")
+    assert why == "/dev/shm is a mount point"
+    assert list(tmp_path.iterdir()) == []

@@ -26,6 +26,7 @@ import json
 import os
 import posixpath
 import select
+import shutil
 import struct
 import subprocess
 import sys
@@ -40,7 +41,7 @@ from site_builder.render.lifeline import become_helper, starting_helpers
 
 # A frame: the kind, the length of the path, the length of the content; then both.
 _HEADER = struct.Struct("!cII")
-_FILE, _FLUSH = b"f", b"s"
+_FILE, _LINK, _FLUSH = b"f", b"l", b"s"
 _DONE = b"done\n"
 # The pipe to the writer holds this much (where the system lets a pipe grow), and the build
 # keeps at most BACKLOG_BYTES more that the pipe has not taken yet (a page is 10–40 KB).
@@ -88,6 +89,22 @@ class Folders:
         except OSError as error:
             raise StagingFailed(error, rel) from None
 
+    def link(self, rel: str, source: bytes) -> None:
+        """Make the file `rel` a hard link to `source` (a path: a file of the previous
+        output), its folder first; a copy with the same mtime where the file system has no
+        hard links. Raises StagingFailed."""
+        self.make(posixpath.dirname(rel))
+        path, original = self.root / rel, os.fsdecode(source)
+        try:
+            try:
+                os.link(original, path, follow_symlinks=False)
+            except OSError as error:
+                if error.errno not in (errno.EPERM, errno.EMLINK, errno.EOPNOTSUPP):
+                    raise
+                shutil.copy2(original, path, follow_symlinks=False)
+        except OSError as error:
+            raise StagingFailed(error, rel) from None
+
 
 class Stager:
     """Creates files under `root` in a writer process, started with the Stager."""
@@ -107,6 +124,15 @@ class Stager:
             self._here(self._folders.create, rel, content)
             return
         self._send(_FILE, rel, content)
+
+    def link(self, rel: str, source: Path) -> None:
+        """Make the file `rel` a hard link to `source`, soon (`Folders.link`). Raises
+        StagingFailed as `write` does."""
+        self._raise_said()
+        if self._writer is None:
+            self._here(self._folders.link, rel, os.fsencode(source))
+            return
+        self._send(_LINK, rel, os.fsencode(source))
 
     def flush(self) -> None:
         """Wait until every file handed over exists. Raises StagingFailed as `write` does."""
@@ -302,7 +328,10 @@ def serve_forever() -> None:
                 answers.write(_DONE if failure is None else _said(failure))
             elif failure is None:
                 try:
-                    folders.create(rel, content)
+                    if kind == _LINK:
+                        folders.link(rel, content)
+                    else:
+                        folders.create(rel, content)
                 except StagingFailed as failed:
                     failure = failed
                     answers.write(_said(failure))  # seen by the build's next write

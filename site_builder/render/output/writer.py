@@ -8,11 +8,18 @@ files the new build no longer writes. Unchanged files are never touched, so they
 mtime (rsync, `serve` and static hosts see no change), and a rebuild that changes nothing does
 no file-system writes at all (build/adr/0025, which kept the staging decided before it).
 
-The commit writes each step into a journal before taking it (`journal.Commit`), so a commit
-the file system refuses halfway is undone at once, and one cut short by a `kill -9` is undone
-by the next build before it starts: the output is always the whole old or the whole new site
-once a build has run (build/adr/0025). Every file-system refusal is an `OutputError` naming
-the path.
+On Linux the staging folder becomes the whole new site: each unchanged file is hard-linked
+into it from the previous output (same inode, same mtime), and `commit()` exchanges the two
+folders in one `renameat2(RENAME_EXCHANGE)`, then deletes the old site under the staging
+name (`exchange`, build/adr/0037). A reader, a web server or a `kill -9` at any moment finds
+exactly the old site or exactly the new one. Unchanged files are linked only once the build
+has changed something, so a build that changes nothing still writes nothing.
+
+Where folders cannot be exchanged, the commit moves each changed file into place and writes
+each step into a journal before taking it (`journal.Commit`), so a commit the file system
+refuses halfway is undone at once, and one cut short by a `kill -9` is undone by the next
+build before it starts (build/adr/0025). `Output.method` says which of the two a build used.
+Every file-system refusal is an `OutputError` naming the path.
 """
 
 from __future__ import annotations
@@ -21,11 +28,13 @@ import errno
 import os
 import posixpath
 import shutil
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
 from site_builder.errors import OutputError
+from site_builder.render.output.exchange import exchange, unavailable
 from site_builder.render.output.journal import Commit, JournalError, recover, siblings
 from site_builder.render.output.staging import Stager, StagingFailed
 
@@ -59,6 +68,12 @@ class Output:
         self._committed = False
         # No previous output to compare with (a first or cold build): nothing is unchanged.
         self._fresh = False
+        # How commit() puts the new site in place, and why not by exchange (--verbose).
+        self.method = "journal"
+        self.why_not_exchange: str | None = None
+        self._exchange = False
+        # Unchanged files to link into the staged site once something has changed.
+        self._unlinked: list[str] | None = []
 
     def __enter__(self) -> Output:
         """Undo any commit a killed build left unfinished, then create the staging folder.
@@ -71,6 +86,12 @@ class Output:
                 raise OutputError(f"{self.target} exists and is not a folder; not "
                                   "replacing it")
             self.stage.mkdir()
+            if self._fresh:
+                self.method = "new folder"
+            else:
+                self.why_not_exchange = unavailable(self.target, self.stage, self.backup)
+                self._exchange = self.why_not_exchange is None
+                self.method = "exchange" if self._exchange else "journal"
         except JournalError as error:
             raise OutputError(str(error)) from None
         except OSError as error:
@@ -103,8 +124,9 @@ class Output:
         content = data.encode("utf-8") if isinstance(data, str) else data
         self._claim(rel)
         if not self._fresh and _same_bytes(self.target / rel, content):
-            self.unchanged += 1
+            self._same(rel)
             return
+        self._changes()
         self._staged.append(rel)
         self.changed += 1
         try:
@@ -135,15 +157,18 @@ class Output:
             staged.unlink()
             self._staged.pop()
             self.changed -= 1
-            self.unchanged += 1
+            self._same(rel)
+        else:
+            self._changes()
 
     def copy(self, rel: str, source: Path) -> None:
         """Stage the file `rel` as a copy of `source`. Raises ValueError as `write` does and
         OSError when `source` cannot be read."""
         self._claim(rel)
         if not self._fresh and _same_file_bytes(self.target / rel, source):
-            self.unchanged += 1
+            self._same(rel)
             return
+        self._changes()
         staged = self._stage(rel)
         try:
             shutil.copyfile(source, staged)
@@ -151,6 +176,34 @@ class Output:
             if error.filename is not None and Path(error.filename) == source:
                 raise
             raise self._refused(error, rel) from None
+
+    def keep(self, rel: str) -> None:
+        """Keep the file `rel` of the previous output as it is, unread: an incremental build
+        knows it would write the same bytes. Raises ValueError as `write` does."""
+        self._claim(rel)
+        self._same(rel)
+
+    def _same(self, rel: str) -> None:
+        """`rel` is unchanged: in the staged site (exchange) it is the old file, linked."""
+        self.unchanged += 1
+        if not self._exchange:
+            return
+        if self._unlinked is not None:
+            self._unlinked.append(rel)  # linked once anything changes: see _changes
+            return
+        self._link(rel)
+
+    def _changes(self) -> None:
+        """The build changes something: link every unchanged file met so far."""
+        unlinked, self._unlinked = self._unlinked, None
+        for rel in unlinked or ():
+            self._link(rel)
+
+    def _link(self, rel: str) -> None:
+        try:
+            self._stager.link(rel, self.target / rel)
+        except StagingFailed as failed:
+            raise self._refused(failed.error, failed.rel) from None
 
     def _refused(self, error: OSError, rel: str) -> OutputError:
         """A refusal to stage `rel`, named as the output file it was staged for."""
@@ -166,8 +219,8 @@ class Output:
         self.written.add(rel)
 
     def _stage(self, rel: str) -> Path:
-        """The staged path of a changed file written in this thread, its folder created
-        (after every file handed to the writer process)."""
+        """The staged path of a file written in this thread, its folder created (after every
+        file handed to the writer process)."""
         self._staged.append(rel)
         self.changed += 1
         try:
@@ -184,6 +237,9 @@ class Output:
         folder or the file system refuses a step; every step taken is then undone, so the
         output is the previous one."""
         if self._committed:
+            return
+        if self._exchange and not self._fresh:
+            self._commit_exchange()
             return
         try:
             self._stager.flush()
@@ -202,6 +258,35 @@ class Output:
             self.removed = self._commit_changes()
         self._committed = True
 
+    def _commit_exchange(self) -> None:
+        """Exchange the staged site with the output, then delete the old one; nothing at all
+        when no file changed. Falls back to the journal if the exchange is refused now."""
+        try:
+            stale, _ = _stale(self.target, self.written)
+        except OSError as error:
+            raise refused(error, "read") from None
+        try:
+            if self._staged or stale:
+                self._changes()
+            self._stager.flush()
+        except StagingFailed as failed:
+            raise self._refused(failed.error, failed.rel) from None
+        finally:
+            self._stager.close()
+        self._committed = True
+        if not self._staged and not stale:
+            shutil.rmtree(self.stage, ignore_errors=True)
+            self.method = "unchanged"
+            return
+        try:
+            exchange(self.stage, self.target)
+        except OSError as error:  # refused after the probe allowed it: take the journal
+            self.method, self.why_not_exchange = "journal", f"exchange refused: {error}"
+            self.removed = self._commit_changes()
+            return
+        shutil.rmtree(self.stage, ignore_errors=True)  # the old site, under the stage's name
+        self.removed = len(stale)
+
     def _commit_changes(self) -> int:
         """The journaled commit into an existing output; returns how many files it deleted."""
         try:
@@ -210,6 +295,7 @@ class Output:
             raise refused(error, "read") from None
         if not self._staged and not stale:
             shutil.rmtree(self.stage, ignore_errors=True)  # nothing to change: no journal
+            self.method = "unchanged"
             return 0
         try:
             step = Commit(self.target, self.stage, self.backup, self.journal)
@@ -244,8 +330,10 @@ class Output:
 
 
 def _same_bytes(path: Path, content: bytes) -> bool:
+    """True when `path` is a regular file (not a link to one) holding `content`."""
     try:
-        if path.stat().st_size != len(content):
+        status = path.lstat()
+        if not stat.S_ISREG(status.st_mode) or status.st_size != len(content):
             return False
         return path.read_bytes() == content
     except OSError:
@@ -254,7 +342,8 @@ def _same_bytes(path: Path, content: bytes) -> bool:
 
 def _same_file_bytes(path: Path, source: Path) -> bool:
     try:
-        if path.stat().st_size != source.stat().st_size:
+        status = path.lstat()
+        if not stat.S_ISREG(status.st_mode) or status.st_size != source.stat().st_size:
             return False
         return path.read_bytes() == source.read_bytes()
     except OSError:
