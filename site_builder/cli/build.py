@@ -54,7 +54,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     report(result.warnings)
     print(result.summary(), file=sys.stderr)
     if args.verbose:
-        for line in result.left_out():
+        for line in (*result.method, *result.left_out()):
             print(line, file=sys.stderr)
     return OK
 
@@ -76,5 +76,6 @@ def register(sub: Subcommands, common: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true",
                    help="build even when nothing changed since the last build")
     p.add_argument("-v", "--verbose", action="store_true",
-                   help="also list every file of the records folders left out, and why")
+                   help="also say how the build was made (incremental or whole, how it was "
+                   "committed) and list every file of the records folders left out, and why")
     p.set_defaults(func=cmd_build)

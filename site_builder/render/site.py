@@ -10,30 +10,29 @@ new site in only when all of it was written.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol
 
-from site_builder.archive import attachments
 from site_builder.archive.archive import Archive
 from site_builder.archive.loader import LoaderCache
-from site_builder.archive.static import static_files
-from site_builder.base.confined import Refused
 from site_builder.base.findings import Finding, has_errors
-from site_builder.base.site_paths import SITEMAP
 from site_builder.base.words import plural
 from site_builder.config.site import SiteConfig, load_config
 from site_builder.errors import OutputError, SiteBuilderError
-from site_builder.render.agents.artifacts import write_artifacts
-from site_builder.render.markdown.bodies import (
-    BodyStats,
-    RenderedBodies,
-    environment_key,
-    render_bodies,
+from site_builder.render.increment import (
+    UNWRITTEN,
+    Increment,
+    Memory,
+    decide,
+    forget,
+    recall,
+    record_digests,
+    remember,
+    setting_digest,
 )
+from site_builder.render.markdown.bodies import body_keys, environment_key
 from site_builder.render.markdown.body_cache import BodyCache
-from site_builder.render.markdown.links import asset_source
 from site_builder.render.output.lock import build_lock
 from site_builder.render.output.stamp import (
     Stamp,
@@ -44,14 +43,11 @@ from site_builder.render.output.stamp import (
     write_stamp,
 )
 from site_builder.render.output.writer import Output
-from site_builder.render.pages import templates as pages
-from site_builder.render.pages.urls import Urls
-from site_builder.render.parallel import Background, in_background
-from site_builder.render.search.index import index_files
+from site_builder.render.result import BuildResult, report_of
+from site_builder.render.writing import Made, Progress, start_rendering, write_files
 from site_builder.sources.load import load_archive
 
-# progress(stage, done, total): called now and then while a build runs.
-Progress = Callable[[str, int, int], None]
+__all__ = ["BuildRefused", "BuildResult", "UnsafeOutput", "build_site", "output_folder"]
 
 
 class BuildRefused(SiteBuilderError):
@@ -65,46 +61,6 @@ class BuildRefused(SiteBuilderError):
 
 class UnsafeOutput(OutputError, ValueError):
     """An output folder that a build would have to wipe along with sources."""
-
-
-@dataclass(frozen=True, slots=True)
-class BuildResult:
-    """What one build did."""
-
-    output: Path
-    records: int
-    pages: int
-    files: int
-    changed: int
-    unchanged: int
-    removed: int
-    rendered: int
-    cached: int
-    seconds: float
-    warnings: tuple[Finding, ...] = ()
-    up_to_date: bool = False
-    skipped: tuple[tuple[str, str, bool], ...] = ()
-    """(path, why, is a draft) of each file of the records folders left out."""
-
-    def left_out(self) -> list[str]:
-        """Every file of the records folders the build left out, with why (templates, pages,
-        excluded files, drafts), as `build --verbose` prints them."""
-        return [f"  {path}: {why}" for path, why, _ in self.skipped]
-
-    def summary(self) -> str:
-        """One line for people: what was built, where, how long it took, and how many
-        drafts were left out."""
-        records, pages = plural(self.records, "record"), plural(self.pages, "page")
-        drafts = sum(draft for _, _, draft in self.skipped)
-        left = f"; {plural(drafts, 'draft')} left out (not published)" if drafts else ""
-        if self.up_to_date:
-            return (f"Up to date: nothing changed since the last build of {records}, "
-                    f"{pages} in {self.output} ({self.seconds:.1f} s){left}")
-        return (f"Built {records}, {pages} ({plural(self.files, 'file')}: "
-                f"{self.changed} written, {self.removed} removed; "
-                f"{plural(self.rendered, 'body', 'bodies')} "
-                f"rendered, {self.cached} from cache) into {self.output} "
-                f"in {self.seconds:.1f} s{left}")
 
 
 def output_folder(config: SiteConfig, output: Path | None) -> Path:
@@ -171,33 +127,96 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
             done = _unchanged(config, target, inputs, started)  # the other build made it
             if done is not None:
                 return done
-        return _write(archive, target, jobs, cache, inputs, report, started)
+        return _write(archive, target, jobs, cache, inputs, report, started, force)
 
 
 def _write(archive: Archive, target: Path, jobs: int | None, cache: bool, inputs: str | None,
-           report: Progress, started: float) -> BuildResult:
-    """Phase two of `build_site`, under the build lock: render, write, commit, stamp."""
+           report: Progress, started: float, force: bool) -> BuildResult:
+    """Phase two of `build_site`, under the build lock: work out what to make (everything,
+    or what changed since the last build), render, write, commit, stamp."""
     config, findings = archive.config, archive.findings
-    body_cache = (BodyCache(config.cache_dir / "cache" / "bodies", environment_key(archive))
-                  if cache else None)
-    index, bodies, stats = _start_rendering(archive, body_cache, jobs)
+    cache_dir = config.cache_dir / "cache"
+    body_cache = (BodyCache(cache_dir / "bodies", environment_key(archive)) if cache else None)
+    keyed = body_keys(archive, body_cache)
+    step = _Step.of(archive, body_cache, keyed[1], target, force) if body_cache else None
+    increment = step.increment if step else None
+    index, bodies, stats = start_rendering(archive, body_cache, jobs, keyed, increment)
     with Output(target) as out:
-        page_count = _write_site(archive, bodies, index, out, report)
+        made = write_files(archive, bodies, index, out, report, increment,
+                           step.kept if step else None)
         if cache:
-            forget_stamp(config.cache_dir / "cache")
+            forget_stamp(cache_dir)
+            forget(cache_dir)
         out.commit()
+    how = (increment.line(len(increment.files)),) if increment else ()
     result = BuildResult(
-        output=target, records=len(archive.records), pages=page_count,
+        output=target, records=len(archive.records), pages=made.pages,
         files=len(out.written), changed=out.changed, unchanged=out.unchanged,
         removed=out.removed, rendered=stats.rendered, cached=stats.cached,
         seconds=0.0, warnings=tuple(f for f in findings if f.level == "warning"),
-        skipped=tuple((s.rel_path, s.reason, s.draft) for s in archive.skipped))
+        skipped=tuple((s.rel_path, s.reason, s.draft) for s in archive.skipped),
+        method=(*how, _committed(out)))
     if body_cache is not None:
         body_cache.prune(bodies.cache_keys())
-    if inputs is not None:
-        write_stamp(config.cache_dir / "cache",
-                    Stamp(inputs, output_fingerprint(target), _report(result)))
+    if step is not None:
+        output = output_fingerprint(target)
+        if inputs is not None:
+            write_stamp(cache_dir, Stamp(inputs, output, report_of(result)))
+        remember(cache_dir, step.memory(output, out.written, made))
     return replace(result, seconds=time.perf_counter() - started)
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """An incremental build's plan: what to make, what the last build knew, the digests."""
+
+    increment: Increment
+    previous: Memory | None
+    setting: str
+    records: dict[str, str]
+
+    @classmethod
+    def of(cls, archive: Archive, cache: BodyCache, body_keys: dict[str, str], target: Path,
+           force: bool) -> _Step:
+        cache_dir = archive.config.cache_dir / "cache"
+        previous = None if force else recall(cache_dir)
+        setting = setting_digest(archive, cache.environment, target)
+        records = record_digests(archive, body_keys)
+        output = output_fingerprint(target) if previous and target.is_dir() else None
+        increment = decide(archive, previous, setting, records, output)
+        if force:
+            increment.full = "--force"
+        return cls(increment, previous, setting, records)
+
+    @property
+    def kept(self) -> Made | None:
+        """What the last build knew of the pages this one keeps."""
+        if self.previous is None:
+            return None
+        return Made(assets={k: tuple(v) for k, v in self.previous.assets.items()},
+                    drawn=set(self.previous.drawn))
+
+    def memory(self, output: str, written: set[str], made: Made) -> Memory:
+        """What this build leaves for the next one."""
+        search = made.search
+        if not self.increment.search and self.previous is not None:
+            search = self.previous.search
+        return Memory(self.setting, output, self.records,
+                      {path: reads if path in written else UNWRITTEN + reads
+                       for path, reads in self.increment.files.items()},
+                      sorted(search), {k: list(v) for k, v in made.assets.items() if v},
+                      sorted(made.drawn))
+
+
+def _committed(out: Output) -> str:
+    """How `out` was committed, for `build --verbose`."""
+    if out.method == "exchange":
+        return "  committed: the new site and the old exchanged in one step (renameat2)"
+    if out.method == "unchanged":
+        return "  committed: nothing, no file changed"
+    if out.method == "new folder":
+        return "  committed: the staged folder renamed into place (no earlier output)"
+    return f"  committed: file by file through the journal ({out.why_not_exchange})"
 
 
 def _unchanged(config: SiteConfig, target: Path, inputs: str,
@@ -216,123 +235,3 @@ def _unchanged(config: SiteConfig, target: Path, inputs: str,
                        rendered=0, cached=0, seconds=time.perf_counter() - started,
                        warnings=warnings, up_to_date=True,
                        skipped=tuple((p, why, draft) for p, why, draft in last.get("skipped", ())))
-
-
-def _report(result: BuildResult) -> dict[str, object]:
-    return {"records": result.records, "pages": result.pages, "files": result.files,
-            "warnings": [[str(f.path), f.line, f.level, f.message] for f in result.warnings],
-            "skipped": [list(item) for item in result.skipped]}
-
-
-class FileWriter(Protocol):
-    """Where files go by site path (POSIX, relative to the site root)."""
-
-    def write(self, rel: str, data: str | bytes | Iterable[bytes]) -> None: ...
-    def copy(self, rel: str, source: Path) -> None: ...
-    def exists(self, rel: str) -> bool: ...
-
-
-class SiteWriter(FileWriter, Protocol):
-    """What phase two writes through: `Output` (a folder, swapped in on commit) or the
-    memory `serve` answers from; `written` holds every path written so far."""
-
-    written: set[str]
-
-
-def write_site(archive: Archive, out: SiteWriter, jobs: int | None = None,
-               progress: Progress | None = None) -> RenderedBodies:
-    """Phase two alone, through any writer: for `serve`, which keeps a loaded and checked
-    archive and the site in memory. Renders the bodies (through the same cache as
-    `build_site`), writes every file through `out` and returns the bodies, so that single
-    pages can be rendered again later; committing `out` is the caller's business."""
-    report = progress or (lambda stage, done, total: None)
-    body_cache = BodyCache(archive.config.cache_dir / "cache" / "bodies",
-                           environment_key(archive))
-    index, bodies, _ = _start_rendering(archive, body_cache, jobs)
-    _write_site(archive, bodies, index, out, report)
-    return bodies
-
-
-def _start_rendering(archive: Archive, cache: BodyCache | None, jobs: int | None,
-                     ) -> tuple[Background[list[tuple[str, bytes]]], RenderedBodies, BodyStats]:
-    """Start the search index and the bodies. The index first: its worker is forked without
-    a thread, while the body workers' pool starts one, after which nothing more forks."""
-    index = in_background(index_files, archive, jobs=jobs)
-    bodies, stats = render_bodies(archive, cache, jobs)
-    return index, bodies, stats
-
-
-def _write_site(archive: Archive, bodies: RenderedBodies,
-                index: Background[list[tuple[str, bytes]]], out: SiteWriter,
-                report: Progress) -> int:
-    """Stage agent files, pages and linked assets while the bodies are still arriving and
-    the search `index` is computed; returns the number of pages. The bodies are all in (or
-    stopped, on an error) on return.
-
-    The agent files come first: they need no body, so this process writes them while the
-    workers render; so is the index when this process computes it. An index computed by a
-    worker is written once the pages are; the sitemap comes last: it needs the list of pages.
-    """
-    urls = Urls(archive.config)
-    write = out.write
-
-    def write_index() -> None:
-        for path, data in index.result():
-            write(path, data)
-
-    try:
-        write_artifacts(archive, urls, write, only=_ALL_BUT_SITEMAP)
-        if not index.elsewhere:
-            write_index()
-        page_count = pages.render_pages(
-            archive, bodies, urls, write, search_index=False,
-            progress=lambda done, total: report("writing pages", done, total))
-        bodies.wait()
-        if index.elsewhere:
-            write_index()
-    finally:
-        index.close()
-        bodies.close()  # stops the workers on an error; commits the cache either way
-    report("finishing", 0, 0)
-    html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
-    write_artifacts(archive, urls, write, html_pages, only=(SITEMAP,))
-    # After the sitemap (a verification page is no page of the site), before the files
-    # bodies link to (a static file of the same name is the one the author meant).
-    for rel, source in static_files(archive.config):
-        out.copy(rel, source)
-    copy_assets(archive, bodies.assets(), out)
-    return page_count
-
-
-class _AllBut:
-    """Every site path except one (an `only=` filter)."""
-
-    def __init__(self, excluded: str) -> None:
-        self.excluded = excluded
-
-    def __contains__(self, path: object) -> bool:
-        return path != self.excluded
-
-
-_ALL_BUT_SITEMAP = _AllBut(SITEMAP)
-
-
-def copy_assets(archive: Archive, assets: Mapping[str, Iterable[str]], out: FileWriter) -> None:
-    """Copy the files bodies link to (`assets`: site paths by record id, as
-    `RenderedBodies.assets`), each to its place relative to the content folder, unless `out`
-    has a file there already; an SVG is written as its cleaned copy (archive.attachments),
-    never as it is. Links resolve only to kinds that may be published, so nothing else
-    reaches here. Raises OSError for a file that cannot be read."""
-    for record_id, paths in assets.items():
-        record = archive.by_id[record_id]
-        for rel in paths:
-            if out.exists(rel):  # a generated file of the same name wins
-                continue
-            source = asset_source(record, rel)
-            if attachments.kind(rel) == "safe":
-                out.copy(rel, source)
-                continue
-            try:
-                out.write(rel, attachments.published_bytes(source, record.content_folder))
-            except (Refused, attachments.SvgRefused):
-                continue  # `check` reports it at the linking line; nothing is published

@@ -12,16 +12,13 @@ keep cheap.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
-from site_builder.render.agents import artifacts
-from site_builder.render.pages.templates import SitePages
-from site_builder.render.pages.theme import Theme
+from site_builder.render.increment import plan
 from site_builder.render.pages.urls import Urls
-from site_builder.render.planned import EVERY, Planned, reads_any
-from site_builder.render.search import index as search
+from site_builder.render.planned import reads_any
 
 
 def same_records(before: Archive, after: Archive) -> bool:
@@ -46,16 +43,6 @@ def edited(before: Archive, after: Archive) -> list[str]:
 def own_files(record: Record) -> list[str]:
     """The record's page and its `.md` copy: what an edit must show first."""
     return [Urls.record_page(record), Urls.record_markdown(record)]
-
-
-def plan(archive: Archive) -> Iterator[Planned]:
-    """Every file a build of `archive` writes, as planned by the pages and the agent files,
-    and the search index as its manifest (the index ranks each record against all the
-    others, so it reads every one)."""
-    urls = Urls(archive.config)
-    yield from SitePages(archive, {}, urls, Theme(archive.config.root)).planned()
-    yield from artifacts.planned(archive, urls)
-    yield Planned(search.MANIFEST, lambda: None, EVERY)
 
 
 def touched(before: Archive, after: Archive, changed: Collection[str]) -> set[str]:

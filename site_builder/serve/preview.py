@@ -38,10 +38,10 @@ from site_builder.config.site import load_config
 from site_builder.errors import SiteBuilderError
 from site_builder.render.agents.artifacts import write_artifacts
 from site_builder.render.markdown.bodies import RenderedBodies, update_bodies
-from site_builder.render.pages import templates as pages
+from site_builder.render.pages import rendering as pages
 from site_builder.render.pages.urls import Urls
 from site_builder.render.search import index as search
-from site_builder.render.site import copy_assets, write_site
+from site_builder.render.writing import copy_assets, write_site
 from site_builder.serve import affected
 from site_builder.serve.checked import Checked, check, recheck
 from site_builder.serve.events import Broadcaster

@@ -204,7 +204,7 @@ def test_workers_that_cannot_start_fail_the_build_at_once(site_root: Path, tmp_p
 INTERRUPTED = """
 import runpy, sys, time
 from site_builder.render import parallel
-from site_builder.render.pages import templates as pages
+from site_builder.render.pages import rendering as pages
 parallel.start_method = lambda: {method!r}
 parallel.PARALLEL_FROM = parallel.FORK_FROM = 2  # the fixture's five bodies go to workers
 parallel.PARALLEL_WEIGHT = parallel.FORK_WEIGHT = 0

@@ -337,7 +337,7 @@ def test_the_search_index_is_written_while_this_process_would_wait(
     """Computed by a forked worker, the index is taken once the pages are written; computed
     here, it comes first, while the body workers render (at 10,000 records, 3.5 s that the
     workers would otherwise have idled through at the end)."""
-    from site_builder.render.site import write_site
+    from site_builder.render.writing import write_site
     from site_builder.sources.load import load_archive
 
     _workers_always(monkeypatch, method, fewest=4)

@@ -19,7 +19,7 @@ from site_builder.archive.loader import LoaderCache
 from site_builder.archive.records import Record
 from site_builder.query import answers as query
 from site_builder.render.search import index as search
-from site_builder.render.site import write_site
+from site_builder.render.writing import write_site
 from site_builder.serve import affected
 from site_builder.sources.load import load_archive
 from tests.conftest import MemorySite

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import multiprocessing
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,6 +159,11 @@ class RenderedBodies(Mapping[str, RenderedBody]):
         """The cache key of every body of this build (what the cache must keep)."""
         return set(self._keys.values())
 
+    def handed_out(self) -> dict[str, tuple[str, ...]]:
+        """Record id → output paths of the files its body links to, for every body handed
+        out so far (an incremental build's pages)."""
+        return dict(self._assets)
+
     def assets(self) -> dict[str, tuple[str, ...]]:
         """Record id → output paths of the files its body links to, for every record."""
         for record_id in self._keys:
@@ -228,32 +233,47 @@ def _finish() -> None:
         _worker.finish()
 
 
-def render_bodies(archive: Archive, cache: BodyCache | None,
-                  jobs: int | None = None) -> tuple[RenderedBodies, BodyStats]:
+def body_keys(archive: Archive, cache: BodyCache | None) -> tuple[SourceLinks, dict[str, str]]:
+    """How links resolve in `archive`, and record id → the cache key of its body (its id,
+    without a cache)."""
+    links = SourceLinks.of(archive)
+    markdown = archive.config.markdown
+    return links, {record.id: _key(cache, links, record, archive.body(record), markdown)
+                   for record in archive.records}
+
+
+def render_bodies(archive: Archive, cache: BodyCache | None, jobs: int | None = None,
+                  keyed: tuple[SourceLinks, dict[str, str]] | None = None,
+                  needed: Container[str] | None = None,
+                  ) -> tuple[RenderedBodies, BodyStats]:
     """Start rendering every body not already in `cache` (all of them without one), on
-    `jobs` processes (default: one per CPU), and return at once.
+    `jobs` processes (default: one per CPU), and return at once; with `needed`, only the
+    bodies of those record ids (an incremental build keeps the other pages as they are).
+    `keyed` is what `body_keys` gave, when the caller has it already.
 
     Returns the bodies by record id (each one waited for when first asked for: the caller
     renders pages meanwhile; `wait()` or `close()` it before the build ends) and how many
     are rendered or read from the cache. Bodies are rendered in archive order, the order the
     record pages ask for them.
     """
-    links = SourceLinks.of(archive)
+    links, keys = keyed or body_keys(archive, cache)
     markdown = archive.config.markdown
-    keys: dict[str, str] = {}
     todo: list[Job] = []
     for record in archive.records:
-        body = archive.body(record)
-        key = keys[record.id] = _key(cache, links, record, body, markdown)
+        if needed is not None and record.id not in needed:
+            continue
+        key = keys[record.id]
         if cache is None or not cache.has(key):
-            todo.append((record.id, key, Urls.record_page(record), str(record.path), body))
+            todo.append((record.id, key, Urls.record_page(record), str(record.path),
+                         archive.body(record)))
     cache_at = (cache.folder, cache.environment) if cache is not None else None
     results = process_map(_render, todo, jobs, initializer=_start,
                           initargs=(links.table, markdown, cache_at),
                           weight=sum(len(job[4]) for job in todo), finish=_finish,
                           ahead=None if cache is not None else IN_FLIGHT)
     bodies = RenderedBodies(keys, cache, {}, (job[0] for job in todo), results)
-    return bodies, BodyStats(rendered=len(todo), cached=len(keys) - len(todo))
+    wanted = len(keys) if needed is None else sum(1 for k in keys if k in needed)
+    return bodies, BodyStats(rendered=len(todo), cached=wanted - len(todo))
 
 
 def _key(cache: BodyCache | None, links: SourceLinks, record: Record, body: str,

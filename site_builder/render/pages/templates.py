@@ -1,14 +1,14 @@
 """The HTML site for people: every page kind rendered from its Jinja2 template.
 
-`render_pages` is the one entry point the build calls. It decides which pages exist and what
-each one shows (from `views`), renders them with the archive's theme (`theme.Theme`) and hands
-every file to `write`, so it never touches the disk itself.
+`SitePages` decides which pages exist, what each one shows (from `views`) and which records it
+reads, and renders each with the archive's theme (`theme.Theme`); `rendering.render_pages`
+hands them to a writer.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property, partial
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -28,7 +28,6 @@ from site_builder.render.pages.urls import Urls
 from site_builder.render.pictures.lineage import Lineage
 from site_builder.render.pictures.lineage_svg import lineage_markup
 from site_builder.render.planned import EVERY, Planned, nothing
-from site_builder.render.search.index import MANIFEST, SearchIndex
 
 if TYPE_CHECKING:
     from site_builder.render.markdown.to_html import RenderedBody
@@ -36,81 +35,6 @@ if TYPE_CHECKING:
 # Not "search/": a project folder may be called that (the benchmark archive has one), and a
 # root file name with an extension can never meet a project id.
 RECENT = 12
-
-
-def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Urls,
-                 write: Callable[[str, str | bytes], None],
-                 only: Container[str] | None = None,
-                 progress: Callable[[int, int], None] | None = None,
-                 checkpoint: Callable[[], None] | None = None,
-                 search_index: bool = True) -> int:
-    """Write every HTML page (home, projects, records, tags, timeline, search, 404), the
-    theme files, and the Mermaid release when a page written has a diagram, through
-    `write(rel_path, data)`; return the number of pages written.
-    `progress(done, total)` hears of each page written.
-
-    With `only` (site paths), write just those pages, theme files and search-index files, at
-    a cost in proportion to them: `serve` re-renders what an edit touched this way. A path in
-    `only` that names no file is skipped (the page no longer exists). `checkpoint()` is
-    called now and then while the search index analyses the records; raising there stops.
-    Without `search_index`, the caller writes the index (a build has it computed in a worker
-    process meanwhile: `search.index_files`).
-    """
-    wanted = (lambda path: True) if only is None else only.__contains__
-    site = SitePages(archive, bodies, urls, Theme(archive.config.root))
-    for path, data in site.theme_files():
-        if wanted(path):
-            write(path, data)
-    # The search index and the pages before the record pages need no rendered body: a
-    # whole build writes the index first, while the bodies are still being rendered; a
-    # selection writes it last, since it takes the longest and the pages are what a
-    # reader of `serve` is waiting for.
-    index_first = only is None
-    if index_first and search_index:
-        _write_index(archive, write, wanted, checkpoint)
-    count = _write_planned(site, write, wanted, progress)
-    if not index_first and search_index:
-        _write_index(archive, write, wanted, checkpoint)
-    return count
-
-
-def _write_planned(site: SitePages, write: Callable[[str, str | bytes], None],
-                   wanted: Callable[[str], bool],
-                   progress: Callable[[int, int], None] | None) -> int:
-    """Write the planned pages `wanted` names, with the Mermaid release before the first of
-    them when the site draws diagrams; return how many pages were written."""
-    # Counting the plan costs no rendering: every path is known up front.
-    total = sum(1 for page in site.planned() if wanted(page.path)) if progress else 0
-    count = 0
-    released = False
-    for page in site.planned():
-        if not wanted(page.path):
-            continue
-        html = page.make()
-        assert isinstance(html, str | bytes), page.path  # pages are made whole
-        # The Mermaid release goes out before the first page written (a site without a
-        # diagram publishes none of it), so `serve`, which shows each file as it is
-        # written, never shows a diagram page whose script is not there yet. Written
-        # whenever a page written here needs it, `only` or not, so a preview that gains
-        # its first diagram gains the release too.
-        if site.draws_diagrams and not released:
-            for path, data in mermaid_release().files():
-                write(path, data)
-            released = True
-        write(page.path, html)
-        count += 1
-        if progress:
-            progress(count, total)
-    return count
-
-
-def _write_index(archive: Archive, write: Callable[[str, str | bytes], None],
-                 wanted: Callable[[str], bool], checkpoint: Callable[[], None] | None) -> None:
-    """The search index's files, when its manifest is wanted (it stands for all of them)."""
-    if wanted(MANIFEST):
-        for path, data in SearchIndex(archive, checkpoint).files():
-            if wanted(path):
-                write(path, data)
 
 
 class SitePages:
@@ -127,6 +51,8 @@ class SitePages:
         self._listed = ListedRows(theme)
         self.draws_diagrams = False
         """True once a record page with a Mermaid diagram has been rendered."""
+        self.drawn: set[str] = set()
+        """Ids of the records whose pages draw a diagram, as far as is known."""
 
     @cached_property
     def _environment(self) -> Any:
@@ -317,6 +243,10 @@ class SitePages:
         body = self.bodies[record_id]
         diagrams = has_mermaid(body.html)
         self.draws_diagrams |= diagrams
+        if diagrams:
+            self.drawn.add(record_id)
+        else:
+            self.drawn.discard(record_id)
         return self._render(
             "record.html", row.page, record.project, r=row.summary, row=row, view=view,
             body=body, project=project, diagrams=diagrams,
