@@ -57,6 +57,19 @@ def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120,
                           check=False, env={**os.environ, **env} if env else None)
 
 
+# `python -c` with this runs the CLI as on a system without renameat2 (another OS, an old C
+# library): builds commit through the journal, file by file, as they do there.
+WITHOUT_EXCHANGE = ("import sys; import site_builder.render.output.exchange as e; e._CALL = None; "
+                    "from site_builder.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+def run_cli_without_exchange(*args: str,
+                             timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """`run_cli` on a system without renameat2 (WITHOUT_EXCHANGE)."""
+    return subprocess.run([sys.executable, "-c", WITHOUT_EXCHANGE, *args], capture_output=True,
+                          text=True, timeout=timeout, check=False)
+
+
 def edit_text(path: Path, old: str, new: str) -> None:
     """Replace `old` by `new` in a file, failing the test when `old` is not there."""
     text = path.read_text()

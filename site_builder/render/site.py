@@ -1,14 +1,15 @@
 """`build_site`: archive → the whole site, in two phases.
 
 Load and check everything first (an archive with errors is refused before anything is
-written), then render: bodies in worker processes (cached on disk) while this process writes
-the agent artifacts and the pages that need no body, then each record page as its body
-arrives, and the files bodies link to; every byte goes through one `Output`, which swaps the
-new site in only when all of it was written.
+written), then work out what to make (everything, or what an edit touched: `increment`) and
+render it (`writing`); every byte goes through one `Output`, which swaps the new site in only
+when all of it was written.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -87,14 +88,18 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     """Build the archive at `root` into `output` (default: site.yml's `output`).
 
     `jobs` worker processes render bodies (default: one per CPU). With `cache` (the
-    default) bodies are cached under `<root>/.site-builder/`, and a build whose inputs and
-    output are unchanged since the last one returns at once (`up_to_date`) unless `force`.
+    default) bodies are cached under `<root>/.site-builder/`, a build whose inputs and
+    output are unchanged since the last one returns at once (`up_to_date`), and one after
+    an edit makes only the files that read what changed (render/increment.py); `force`
+    makes every file again. On Linux the new site is exchanged with the old in one step,
+    the old one kept under `.site-builder/spare/` for the next build (render/output/).
     One build of an archive runs at a time: while another holds `.site-builder/build.lock`,
     this one calls `waiting(message)` and waits. Returns what was built. Raises
     BuildRefused when the archive has errors, UnsafeOutput for an output folder that holds
     sources and OutputError (one line naming the path) when the output cannot be written;
     in every case, and when anything fails midway, the previous output is left exactly as
-    it was (a commit cut short by a kill is undone by the next build).
+    it was (where the commit is journaled, one cut short by a kill is undone by the next
+    build).
     """
     started = time.perf_counter()
     report = progress or (lambda stage, done, total: None)
@@ -141,7 +146,7 @@ def _write(archive: Archive, target: Path, jobs: int | None, cache: bool, inputs
     step = _Step.of(archive, body_cache, keyed[1], target, force) if body_cache else None
     increment = step.increment if step else None
     index, bodies, stats = start_rendering(archive, body_cache, jobs, keyed, increment)
-    with Output(target) as out:
+    with Output(target, spare_folder(config, target) if cache else None) as out:
         made = write_files(archive, bodies, index, out, report, increment,
                            step.kept if step else None)
         if cache:
@@ -208,10 +213,19 @@ class _Step:
                       sorted(made.drawn))
 
 
+def spare_folder(config: SiteConfig, target: Path) -> Path:
+    """Where the old site is kept after an exchange, as the next build's staging folder
+    (render/output/spare.py): under `.site-builder/`, one per output folder."""
+    tag = hashlib.sha256(os.fsencode(target)).hexdigest()[:12]
+    return config.cache_dir / "spare" / f"{target.name}-{tag}"
+
+
 def _committed(out: Output) -> str:
     """How `out` was committed, for `build --verbose`."""
     if out.method == "exchange":
-        return "  committed: the new site and the old exchanged in one step (renameat2)"
+        kept = ("the old one kept as the next build's spare" if out.reuses_spare
+                else "the old one deleted")
+        return f"  committed: the new site and the old exchanged in one step (renameat2); {kept}"
     if out.method == "unchanged":
         return "  committed: nothing, no file changed"
     if out.method == "new folder":

@@ -119,14 +119,7 @@ def write_files(archive: Archive, bodies: RenderedBodies, index: Index, out: Sit
     urls = Urls(archive.config)
     write = out.write
     made = Made(drawn={i for i in kept.drawn if i in archive.by_id} if kept else set())
-    partial = increment is not None and increment.full is None
-    if partial:
-        assert increment is not None
-        keeper: KeepingWriter = out  # type: ignore[assignment]
-        for rel in increment.keep:
-            keeper.keep(rel)
-    only = _Made(increment.make, Theme(archive.config.root).published.values()) \
-        if partial and increment is not None else None
+    only = _keep(archive, out, increment)
 
     def write_index() -> None:
         if index is not None:
@@ -149,18 +142,33 @@ def write_files(archive: Archive, bodies: RenderedBodies, index: Index, out: Sit
             index.close()
         bodies.close()  # stops the workers on an error; commits the cache either way
     report("finishing", 0, 0)
+    _write_last(archive, urls, out, only)
+    made.assets = _assets(archive, bodies, kept if only is not None else None)
+    copy_assets(archive, made.assets, out)
+    if only is not None and increment is not None:
+        made.pages += sum(rel.endswith(".html") for rel in increment.keep)
+    return made
+
+
+def _keep(archive: Archive, out: SiteWriter, increment: Increment | None) -> _Made | None:
+    """Keep what an incremental build keeps, and return what it makes (None: everything)."""
+    if increment is None or increment.full is not None:
+        return None
+    keeper: KeepingWriter = out  # type: ignore[assignment]
+    for rel in increment.keep:
+        keeper.keep(rel)
+    return _Made(increment.make, Theme(archive.config.root).published.values())
+
+
+def _write_last(archive: Archive, urls: Urls, out: SiteWriter, only: _Made | None) -> None:
+    """The sitemap (it lists every page), then the static files."""
     html_pages = sorted(rel for rel in out.written if rel.endswith(".html"))
     if only is None or SITEMAP in only:
-        write_artifacts(archive, urls, write, html_pages, only=(SITEMAP,))
+        write_artifacts(archive, urls, out.write, html_pages, only=(SITEMAP,))
     # After the sitemap (a verification page is no page of the site), before the files
     # bodies link to (a static file of the same name is the one the author meant).
     for rel, source in static_files(archive.config):
         out.copy(rel, source)
-    made.assets = _assets(archive, bodies, kept if partial else None)
-    copy_assets(archive, made.assets, out)
-    if partial and increment is not None:
-        made.pages += sum(rel.endswith(".html") for rel in increment.keep)
-    return made
 
 
 def _assets(archive: Archive, bodies: RenderedBodies,

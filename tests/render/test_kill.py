@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from site_builder.render.output.journal import recover
-from tests.conftest import REPO
+from tests.conftest import REPO, WITHOUT_EXCHANGE
 
 RECORDS = 300
 KILLS_SPREAD = 6
@@ -62,12 +62,8 @@ def make_b(root: Path) -> None:
         stream.write("\nEdited for archive B.\n")
 
 
-# A build on a system without renameat2 (another OS, an old C library): the commit goes
-# through the journal. test_kill_exchange.py kills the exchange's commit.
-WITHOUT_EXCHANGE = ("import sys; import site_builder.render.output.exchange as e; e._CALL = None; "
-                    "from site_builder.cli import main; sys.exit(main(sys.argv[1:]))")
-
-
+# Builds on a system without renameat2 (WITHOUT_EXCHANGE): the commit goes through the
+# journal. test_kill_exchange.py kills the exchange's commit.
 def start_build(root: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-c", WITHOUT_EXCHANGE, "build", "--root",
                              str(root), "--jobs", "1"], stdout=subprocess.DEVNULL,

@@ -274,3 +274,36 @@ def test_a_mount_point_is_never_exchanged(tmp_path: Path) -> None:
     why = unavailable(Path("/dev/shm"), tmp_path / "stage", tmp_path / "probe")
     assert why == "/dev/shm is a mount point"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_spare_site_is_mended_in_place_and_never_written_through(tmp_path: Path) -> None:
+    site, spare_site = tmp_path / "_site", tmp_path / "cache/spare/_site"
+    first = {"a/index.html": "a1", "b.txt": "b1", "c/index.html": "c1", "d.txt": "d1"}
+    with Output(site, spare_site) as out:  # no output yet: staged and renamed
+        for rel, text in first.items():
+            out.write(rel, text)
+        out.commit()
+    # The spare as a kill may leave it: a kept file's link replaced by other bytes, a file
+    # linked to the live one where new bytes go, a folder where a file goes, leftovers.
+    spare_site.mkdir(parents=True)
+    (spare_site / "a").mkdir()
+    (spare_site / "a/index.html").write_text("garbage")
+    os.link(site / "b.txt", spare_site / "b.txt")
+    (spare_site / "d.txt").mkdir()
+    (spare_site / "leftover").mkdir()
+    (spare_site / "leftover/x.txt").write_text("x")
+    live = tree(site)
+    with Output(site, spare_site) as out:
+        assert out.reuses_spare
+        out.keep("a/index.html")
+        out.write("b.txt", "b2")
+        out.write("c/index.html", "c1")
+        out.write("d.txt", "d2")
+        out.write("e/new.txt", "e")
+        assert tree(site) == live  # nothing written through a link into the live site
+        out.commit()
+    assert out.method == "exchange"
+    assert tree(site) == {"a/index.html": b"a1", "b.txt": b"b2", "c/index.html": b"c1",
+                          "d.txt": b"d2", "e/new.txt": b"e"}
+    assert tree(spare_site) == live  # the old site, kept whole as the next spare
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_site", "cache"]

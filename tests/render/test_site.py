@@ -179,7 +179,9 @@ def test_an_edit_renders_only_the_edited_body(built: tuple[Path, BuildResult],
     record = site_root / "content/web/adr/0001-static-pages.md"
     record.write_text(record.read_text() + "\nA new paragraph.\n")
     again = build_site(site_root, jobs=1)
-    assert (again.rendered, again.cached) == (1, 4)
+    # Incremental: only the pages that show the record are made, and only its body is new.
+    assert again.method[0].startswith("  incremental:")
+    assert again.rendered == 1
     assert "A new paragraph." in (site_dir / "web/adr/0001-static-pages/index.html").read_text()
 
 
@@ -188,7 +190,7 @@ def test_a_front_matter_edit_reuses_the_rendered_body(built: tuple[Path, BuildRe
     record = site_root / "content/web/adr/0001-static-pages.md"
     record.write_text(record.read_text().replace("Publish static pages", "Publish files"))
     again = build_site(site_root, jobs=1)
-    assert (again.rendered, again.cached) == (0, 5)
+    assert again.rendered == 0 and again.cached >= 1  # its page is made from the cached body
     assert "Publish files" in (site_root / "_site/web/adr/0001-static-pages/index.html"
                                ).read_text()
 

@@ -70,25 +70,27 @@ def exchange(first: Path, second: Path) -> None:
         raise OSError(code, os.strerror(code), str(second))
 
 
-def unavailable(target: Path, stage: Path, probe: Path) -> str | None:
-    """None when `stage` (an empty folder beside `target`) can be exchanged with `target`;
-    else why not, in a few words for `build --verbose`. Tries the call on `stage` and
-    `probe`, a folder this creates and removes: a file system that refuses the flag says so
+def unavailable(target: Path, first: Path, second: Path) -> str | None:
+    """None when a folder beside `target` can be exchanged with it; else why not, in a few
+    words for `build --verbose`. Tries the call on `first` and `second`, two empty folders
+    beside `target` this creates and removes: a file system that refuses the flag says so
     only when asked."""
     if _CALL is None:
         return "renameat2 is not available on this system"
     if os.path.ismount(target):
         return f"{target} is a mount point"
     try:
-        probe.mkdir()
+        first.mkdir()
+        second.mkdir()
     except OSError as error:
         return f"cannot try an exchange beside {target}: {error.strerror}"
     try:
-        exchange(stage, probe)
+        exchange(first, second)
     except OSError as error:
         if error.errno not in _CANNOT:
             raise
         return f"the file system of {target} cannot exchange folders ({error.strerror})"
     finally:
-        os.rmdir(probe)
+        os.rmdir(first)
+        os.rmdir(second)
     return None

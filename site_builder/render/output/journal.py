@@ -258,3 +258,50 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def move_into(step: Commit, rel: str, ready: set[str]) -> None:
+    """Rename a staged file to `rel` in the output, moving whatever old file, link or folder
+    is in the way into the backup (a page that became a folder, or the reverse). `ready`
+    remembers the folders already checked."""
+    target = step.target
+    parts = rel.split("/")
+    for depth in range(1, len(parts)):
+        folder_rel = "/".join(parts[:depth])
+        if folder_rel in ready:
+            continue
+        folder = target / folder_rel
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            step.save(folder_rel)  # never write through a link, or into an old file's name
+        if not folder.is_dir():
+            step.mkdir(folder_rel)
+        ready.add(folder_rel)
+    destination = target / rel
+    if destination.is_symlink() or destination.is_dir():
+        step.save(rel)
+    elif destination.exists():
+        step.save(rel, keep=True)  # replaced in place below: never missing for a reader
+    step.place(rel)
+
+
+def stale_files(target: Path, written: set[str]) -> tuple[list[str], list[str]]:
+    """The files (and links) under `target` that are not in `written`, and the folders that
+    may be empty once they are gone, deepest first."""
+    stale: list[str] = []
+    emptied: list[str] = []
+    may_empty: set[str] = set()
+    for folder, folders, files in os.walk(target, topdown=False):  # children first
+        rel_folder = os.path.relpath(folder, target).replace(os.sep, "/")
+        prefix = "" if rel_folder == "." else f"{rel_folder}/"
+        gone = [prefix + name for name in files if prefix + name not in written]
+        links = [prefix + name for name in folders
+                 if os.path.islink(os.path.join(folder, name))]
+        stale.extend(gone)
+        stale.extend(links)
+        subfolders = [prefix + name for name in folders if prefix + name not in links]
+        # May end up empty: every file goes and every subfolder may end up empty. Whether
+        # it does (new files may arrive) is for rmdir to tell.
+        if prefix and len(gone) == len(files) and may_empty.issuperset(subfolders):
+            emptied.append(rel_folder)
+            may_empty.add(rel_folder)
+    return stale, emptied

@@ -38,6 +38,7 @@ from typing import IO, Any
 import site_builder
 from site_builder.errors import OutputError
 from site_builder.render.lifeline import become_helper, starting_helpers
+from site_builder.render.output import spare
 
 # A frame: the kind, the length of the path, the length of the content; then both.
 _HEADER = struct.Struct("!cII")
@@ -65,8 +66,10 @@ class Folders:
     """Creates the files of one staging folder, each folder (and its parents) before its
     first file. Used by the writer process, and by the build thread where there is none."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, reuse: bool = False) -> None:
         self.root = root
+        self.reuse = reuse
+        """`root` is a spare site (spare.py): replace entries, never write into them."""
         self._made: set[str] = set()
 
     def make(self, rel: str) -> None:
@@ -74,7 +77,10 @@ class Folders:
         if not rel or rel in self._made:
             return
         try:
-            (self.root / rel).mkdir(parents=True, exist_ok=True)
+            if self.reuse:
+                spare.make_folder(self.root, rel)
+            else:
+                (self.root / rel).mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise StagingFailed(error, rel) from None
         while rel and rel not in self._made:
@@ -85,6 +91,8 @@ class Folders:
         """Create the file `rel` with `content`, its folder first. Raises StagingFailed."""
         self.make(posixpath.dirname(rel))
         try:
+            if self.reuse:
+                spare.clear(self.root / rel)
             write_file(self.root / rel, content)
         except OSError as error:
             raise StagingFailed(error, rel) from None
@@ -94,8 +102,12 @@ class Folders:
         output), its folder first; a copy with the same mtime where the file system has no
         hard links. Raises StagingFailed."""
         self.make(posixpath.dirname(rel))
-        path, original = self.root / rel, os.fsdecode(source)
+        path, original = self.root / rel, Path(os.fsdecode(source))
         try:
+            if self.reuse:
+                if spare.linked(path, original):
+                    return
+                spare.clear(path)
             try:
                 os.link(original, path, follow_symlinks=False)
             except OSError as error:
@@ -109,11 +121,11 @@ class Folders:
 class Stager:
     """Creates files under `root` in a writer process, started with the Stager."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, reuse: bool = False) -> None:
         self.root = root
-        self._folders = Folders(root)
+        self._folders = Folders(root, reuse)
         self._failure: StagingFailed | None = None
-        self._writer = _start_writer(root)
+        self._writer = _start_writer(root, reuse)
         self._backlog = _Backlog()
 
     def write(self, rel: str, content: bytes) -> None:
@@ -273,7 +285,7 @@ def _stopped(rel: str) -> StagingFailed:
                                  "out of memory?)"), rel)
 
 
-def _start_writer(root: Path) -> subprocess.Popen[bytes] | None:
+def _start_writer(root: Path, reuse: bool) -> subprocess.Popen[bytes] | None:
     """The writer process for `root`, or None where it cannot run (then the build thread
     creates the files). It runs without site-packages (`-S`): it needs only this package,
     found where this process found it, and starts in a few milliseconds."""
@@ -285,7 +297,7 @@ def _start_writer(root: Path) -> subprocess.Popen[bytes] | None:
     try:
         with starting_helpers():
             writer = subprocess.Popen([sys.executable, "-I", "-S", "-c", code,
-                                       os.fspath(root), str(os.getpid())],
+                                       os.fspath(root), str(os.getpid()), str(int(reuse))],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       bufsize=0, close_fds=True)
     except OSError:
@@ -310,7 +322,7 @@ def serve_forever() -> None:
     by the first argument, until the input ends; the second names the build's process (a
     writer whose build died before it started exits at once)."""
     become_helper(int(sys.argv[2]))
-    folders = Folders(Path(sys.argv[1]))
+    folders = Folders(Path(sys.argv[1]), reuse=sys.argv[3] == "1")
     source = open(0, "rb", buffering=PIPE_BYTES)  # noqa: SIM115 - the process's own input
     answers = open(1, "wb", buffering=0)  # noqa: SIM115 - the process's own output
     failure: StagingFailed | None = None

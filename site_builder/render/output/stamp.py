@@ -30,6 +30,7 @@ from site_builder.render.pages.theme import builtin_folder
 from site_builder.sources import checkouts
 
 STAMP_FILE = "build.json"
+_NOT_INPUTS = ("__pycache__", ".git", ".site-builder")
 # Besides what shapes a body: the templates' engine and the YAML parser.
 _PACKAGES = (*RENDERER_PACKAGES, "jinja2", "pyyaml")
 
@@ -48,9 +49,9 @@ def _walk(digest: Any, folder: Path) -> None:
         digest.update(f"missing:{folder}\0".encode())
         return
     for current, folders, files in os.walk(folder):
-        # Bytecode caches are written while a build runs, and .git changes on every fetch;
-        # neither is an input.
-        folders[:] = sorted(f for f in folders if f not in ("__pycache__", ".git"))
+        # Bytecode caches are written while a build runs, .git changes on every fetch, and
+        # .site-builder (inside the content folder when that is the root) is the build's own.
+        folders[:] = sorted(f for f in folders if f not in _NOT_INPUTS)
         digest.update(f"d:{os.path.relpath(current, folder)}\0".encode())
         for name in sorted(files):
             stat = os.stat(os.path.join(current, name))

@@ -34,8 +34,16 @@ from pathlib import Path
 from types import TracebackType
 
 from site_builder.errors import OutputError
+from site_builder.render.output import spare
 from site_builder.render.output.exchange import exchange, unavailable
-from site_builder.render.output.journal import Commit, JournalError, recover, siblings
+from site_builder.render.output.journal import (
+    Commit,
+    JournalError,
+    move_into,
+    recover,
+    siblings,
+    stale_files,
+)
 from site_builder.render.output.staging import Stager, StagingFailed
 
 
@@ -56,14 +64,16 @@ class Output:
     failed check) discards the staging folder and leaves `target` untouched.
     """
 
-    def __init__(self, target: Path) -> None:
+    def __init__(self, target: Path, spare: Path | None = None) -> None:
         self.target = Path(os.path.abspath(target))
         self.stage, self.backup, self.journal = siblings(self.target, os.getpid())
         self.written: set[str] = set()
         self.changed = 0
         self.unchanged = 0
         self.removed = 0
-        self._stager = Stager(self.stage)
+        self._spare = spare  # where to keep the old site after an exchange (spare.py)
+        self._reuse = False  # staging in the spare site, brought up to date in place
+        self._stager: Stager
         self._staged: list[str] = []
         self._committed = False
         # No previous output to compare with (a first or cold build): nothing is unchanged.
@@ -76,8 +86,9 @@ class Output:
         self._unlinked: list[str] | None = []
 
     def __enter__(self) -> Output:
-        """Undo any commit a killed build left unfinished, then create the staging folder.
-        Raises OutputError when that cannot be done."""
+        """Undo any commit a killed build left unfinished, choose how to commit, then create
+        the staging folder (or take up the spare site). Raises OutputError when that cannot
+        be done."""
         try:
             self.target.parent.mkdir(parents=True, exist_ok=True)
             recover(self.target)
@@ -85,22 +96,40 @@ class Output:
             if not self._fresh and (self.target.is_symlink() or not self.target.is_dir()):
                 raise OutputError(f"{self.target} exists and is not a folder; not "
                                   "replacing it")
-            self.stage.mkdir()
-            if self._fresh:
-                self.method = "new folder"
+            if not self._fresh:
+                self._choose_commit()
+            if self._reuse:
+                if os.path.lexists(self.stage) and not self.stage.is_dir():
+                    spare.clear(self.stage)
+                self.stage.mkdir(exist_ok=True)
             else:
-                self.why_not_exchange = unavailable(self.target, self.stage, self.backup)
-                self._exchange = self.why_not_exchange is None
-                self.method = "exchange" if self._exchange else "journal"
+                self.stage.mkdir()
         except JournalError as error:
             raise OutputError(str(error)) from None
         except OSError as error:
             raise refused(error, "create") from None
         if not self._fresh and self.stage.stat().st_dev != self.target.stat().st_dev:
-            self.discard()
+            shutil.rmtree(self.stage, ignore_errors=True)
             raise refused(OSError(errno.EXDEV, os.strerror(errno.EXDEV), str(self.target)),
                           "build into")
+        self._stager = Stager(self.stage, self._reuse)
         return self
+
+    @property
+    def reuses_spare(self) -> bool:
+        """True when the build stages in the spare site (and keeps the old one as the next)."""
+        return self._reuse
+
+    def _choose_commit(self) -> None:
+        """Exchange where the file system can (in the spare site, when there is one on the
+        output's file system), else the journal."""
+        self.why_not_exchange = unavailable(self.target, self.stage, self.backup)
+        self._exchange = self.why_not_exchange is None
+        self.method = "exchange" if self._exchange else "journal"
+        if self._exchange and self._spare is not None:
+            self._spare.parent.mkdir(parents=True, exist_ok=True)
+            if self._spare.parent.stat().st_dev == self.target.stat().st_dev:
+                self.stage, self._reuse = self._spare, True
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
@@ -220,13 +249,17 @@ class Output:
 
     def _stage(self, rel: str) -> Path:
         """The staged path of a file written in this thread, its folder created (after every
-        file handed to the writer process)."""
+        file handed to the writer process) and, in a spare site, nothing left at the path."""
         self._staged.append(rel)
         self.changed += 1
         try:
             self._stager.make_folder(posixpath.dirname(rel))
+            if self._reuse:
+                spare.clear(self.stage / rel)
         except StagingFailed as failed:
             raise self._refused(failed.error, failed.rel) from None
+        except OSError as error:
+            raise self._refused(error, rel) from None
         return self.stage / rel
 
     # ---- finishing --------------------------------------------------------------------------
@@ -262,7 +295,7 @@ class Output:
         """Exchange the staged site with the output, then delete the old one; nothing at all
         when no file changed. Falls back to the journal if the exchange is refused now."""
         try:
-            stale, _ = _stale(self.target, self.written)
+            stale, _ = stale_files(self.target, self.written)
         except OSError as error:
             raise refused(error, "read") from None
         try:
@@ -275,22 +308,27 @@ class Output:
             self._stager.close()
         self._committed = True
         if not self._staged and not stale:
-            shutil.rmtree(self.stage, ignore_errors=True)
+            self.discard()
             self.method = "unchanged"
             return
         try:
+            if self._reuse:
+                spare.prune(self.stage, self.written)  # what the spare held from before
             exchange(self.stage, self.target)
         except OSError as error:  # refused after the probe allowed it: take the journal
+            if self._reuse:
+                raise refused(error) from None
             self.method, self.why_not_exchange = "journal", f"exchange refused: {error}"
             self.removed = self._commit_changes()
             return
-        shutil.rmtree(self.stage, ignore_errors=True)  # the old site, under the stage's name
+        if not self._reuse:  # else the old site is the next build's spare
+            shutil.rmtree(self.stage, ignore_errors=True)
         self.removed = len(stale)
 
     def _commit_changes(self) -> int:
         """The journaled commit into an existing output; returns how many files it deleted."""
         try:
-            stale, folders = _stale(self.target, self.written)
+            stale, folders = stale_files(self.target, self.written)
         except OSError as error:
             raise refused(error, "read") from None
         if not self._staged and not stale:
@@ -304,7 +342,7 @@ class Output:
         try:
             ready: set[str] = set()
             for rel in self._staged:
-                _move_into(step, rel, ready)
+                move_into(step, rel, ready)
             for rel in stale:
                 if rel not in step.saved and os.path.lexists(self.target / rel):
                     step.save(rel)
@@ -324,9 +362,11 @@ class Output:
         return len(stale)
 
     def discard(self) -> None:
-        """Remove the staging folder; the output folder is left as it was."""
+        """Remove the staging folder (a spare site is kept: the next build mends it); the
+        output folder is left as it was."""
         self._stager.close(drop=True)
-        shutil.rmtree(self.stage, ignore_errors=True)
+        if not self._reuse:
+            shutil.rmtree(self.stage, ignore_errors=True)
 
 
 def _same_bytes(path: Path, content: bytes) -> bool:
@@ -348,50 +388,3 @@ def _same_file_bytes(path: Path, source: Path) -> bool:
         return path.read_bytes() == source.read_bytes()
     except OSError:
         return False
-
-
-def _move_into(step: Commit, rel: str, ready: set[str]) -> None:
-    """Rename a staged file to `rel` in the output, moving whatever old file, link or folder
-    is in the way into the backup (a page that became a folder, or the reverse). `ready`
-    remembers the folders already checked."""
-    target = step.target
-    parts = rel.split("/")
-    for depth in range(1, len(parts)):
-        folder_rel = "/".join(parts[:depth])
-        if folder_rel in ready:
-            continue
-        folder = target / folder_rel
-        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
-            step.save(folder_rel)  # never write through a link, or into an old file's name
-        if not folder.is_dir():
-            step.mkdir(folder_rel)
-        ready.add(folder_rel)
-    destination = target / rel
-    if destination.is_symlink() or destination.is_dir():
-        step.save(rel)
-    elif destination.exists():
-        step.save(rel, keep=True)  # replaced in place below: never missing for a reader
-    step.place(rel)
-
-
-def _stale(target: Path, written: set[str]) -> tuple[list[str], list[str]]:
-    """The files (and links) under `target` that are not in `written`, and the folders that
-    may be empty once they are gone, deepest first."""
-    stale: list[str] = []
-    emptied: list[str] = []
-    may_empty: set[str] = set()
-    for folder, folders, files in os.walk(target, topdown=False):  # children first
-        rel_folder = os.path.relpath(folder, target).replace(os.sep, "/")
-        prefix = "" if rel_folder == "." else f"{rel_folder}/"
-        gone = [prefix + name for name in files if prefix + name not in written]
-        links = [prefix + name for name in folders
-                 if os.path.islink(os.path.join(folder, name))]
-        stale.extend(gone)
-        stale.extend(links)
-        subfolders = [prefix + name for name in folders if prefix + name not in links]
-        # May end up empty: every file goes and every subfolder may end up empty. Whether
-        # it does (new files may arrive) is for rmdir to tell.
-        if prefix and len(gone) == len(files) and may_empty.issuperset(subfolders):
-            emptied.append(rel_folder)
-            may_empty.add(rel_folder)
-    return stale, emptied
