@@ -49,6 +49,8 @@ def test_init_ci_gitlab_writes_pages_and_a_merge_request_check(tmp_path: Path) -
     assert pages["artifacts"]["paths"] == ["public"]
     assert pages["rules"] == [{"if": "$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH"}]
     assert pages["script"] == ["site-builder build --output public"]
+    # The cache and the last output between pipelines: an incremental build needs both.
+    assert pages["cache"]["paths"] == [".site-builder/", "public/"]
     check = ci["decisions-check"]
     assert check["rules"] == [{"if": '$CI_PIPELINE_SOURCE == "merge_request_event"'}]
     report = check["artifacts"]["reports"]["codequality"]

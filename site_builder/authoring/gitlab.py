@@ -43,6 +43,13 @@ pages:
   stage: deploy
   rules:
     - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
+  # Kept between pipelines: what the last build read and made, and its output, so a push
+  # that changes one record rebuilds that record.
+  cache:
+    key: site-builder-$CI_COMMIT_REF_SLUG
+    paths:
+      - .site-builder/
+      - public/
   script:
     - site-builder build --output public
   artifacts:

@@ -109,13 +109,15 @@ jobs:
       - uses: actions/checkout@v4
         with:
           fetch-depth: 0
-      # Kept between runs: what the last build read and made, so a push that changes one
-      # record rebuilds that record. Keyed by the tool (the pin of the site-builder step
-      # below: change both together) and the archive's files; a new key starts from the
-      # newest cache of the same tool.
+      # Kept between runs: what the last build read and made, and its output (site.yml's
+      # `output`), so a push that changes one record rebuilds that record. Keyed by the tool
+      # (the pin of the site-builder step below: change both together) and the archive's
+      # files; a new key starts from the newest cache of the same tool.
       - uses: actions/cache@v4
         with:
-          path: .site-builder
+          path: |
+            .site-builder
+            _site
           key: site-builder-${{ runner.os }}-__KEY__-${{ hashFiles(__FILES__) }}
           restore-keys: site-builder-${{ runner.os }}-__KEY__-
 __ACTION__
