@@ -71,7 +71,8 @@ def side_by_side(results: Results) -> list[str]:
                      _ratio_cell(ours, hugo), _ratio_cell(ours, mkdocs)))
     hugo_build = results.seconds.get(f"build.{HUGO}")
     mkdocs_build = results.seconds.get(f"build.{MKDOCS}")
-    for key in ("rebuild.unchanged", "rebuild.one-edited"):
+    for key in ("rebuild.unchanged", "rebuild.one-edited", "rebuild.one-edited-again",
+                "rebuild.one-edited-journal"):
         ours = results.seconds.get(key)
         if ours:
             rows.append((LABELS[key] + " (vs their full build)", _cell(ours), "–", "–",

@@ -15,7 +15,9 @@ SITE_BUILDER, HUGO, MKDOCS = "site-builder", "hugo", "mkdocs"
 LABELS = {
     "build": "full build (cold)",
     "rebuild.unchanged": "rebuild, nothing changed",
-    "rebuild.one-edited": "rebuild, one record edited",
+    "rebuild.one-edited": "rebuild, one record edited (first after a cold build)",
+    "rebuild.one-edited-again": "rebuild, one record edited",
+    "rebuild.one-edited-journal": "rebuild, one record edited, committed by the journal",
     "serve.start": "serve: start → first page",
     "serve.first-build": "serve: start → first build done (behind)",
     "serve.edit-visible": "serve: save → new page served",

@@ -78,6 +78,15 @@ def build_command(root: Path) -> list[str]:
     return command("build", "--root", str(root))
 
 
+# A build as on a system without renameat2: the commit is journaled (build/adr/0025).
+_WITHOUT_EXCHANGE = ("import sys; import site_builder.render.output.exchange as e; "
+                     "e._CALL = None; from site_builder.cli import main; sys.exit(main())")
+
+
+def journal_build_command(root: Path) -> list[str]:
+    return [sys.executable, "-c", _WITHOUT_EXCHANGE, "build", "--root", str(root)]
+
+
 def output_dir(root: Path) -> Path:
     """Where `build` writes (site.yml's `output`, `_site` in the benchmark corpus)."""
     return root / "_site"
