@@ -37,6 +37,40 @@ def test_a_record_moved_from_another_folder_keeps_the_date_it_was_first_added(
     assert archive.get("20200202-use-go").date == dt.date(2020, 1, 1)
 
 
+def test_records_moved_together_with_near_identical_bodies_keep_their_own_dates(
+        tmp_path: Path) -> None:
+    # V-Sekai/manuals: every record begun from one template, all moved to an archive folder
+    # at once. `git log --follow` took the later record for a copy of the earlier one.
+    root = repository(tmp_path / "repo")
+    (root / "decisions").mkdir()
+    body = "\n- Status: rejected\n\n## Context\n\nThe same words in every record.\n"
+    for day, name in (("2020-01-01", "20200101-use-kafka"), ("2021-06-01", "20210601-use-nats"),
+                      ("2022-03-01", "20220301-use-redis")):
+        (root / f"decisions/{name}.md").write_text(f"# {name[9:]}\n{body}")
+        git(root, "add", ".")
+        git(root, "commit", "-qm", name, date=f"{day}T10:00:00+00:00")
+    git(root, "mv", "decisions/20210601-use-nats.md", "docs/adr/20210601-use-nats.md")
+    git(root, "mv", "decisions/20220301-use-redis.md", "docs/adr/20220301-use-redis.md")
+    git(root, "commit", "-qm", "archive", date="2024-06-01T10:00:00+00:00")
+    archive = load_archive(root)
+    assert archive.get("20210601-use-nats").date == dt.date(2021, 6, 1)
+    assert archive.get("20220301-use-redis").date == dt.date(2022, 3, 1)
+
+
+def test_a_record_moved_twice_keeps_the_date_of_its_first_folder(tmp_path: Path) -> None:
+    root = repository(tmp_path / "repo")
+    (root / "a").mkdir()
+    (root / "a/0001-x.md").write_text("# X\n\n- Status: accepted\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "first", date="2019-05-01T10:00:00+00:00")
+    (root / "b").mkdir()
+    git(root, "mv", "a/0001-x.md", "b/20190501-x.md")
+    git(root, "commit", "-qm", "rename", date="2021-01-01T10:00:00+00:00")
+    git(root, "mv", "b/20190501-x.md", "docs/adr/20190501-x.md")
+    git(root, "commit", "-qm", "move", date="2023-01-01T10:00:00+00:00")
+    assert load_archive(root).get("20190501-x").date == dt.date(2019, 5, 1)
+
+
 def test_a_placeholder_date_takes_gits_date_with_a_warning(tmp_path: Path) -> None:
     root = repository(tmp_path / "repo")
     (root / "docs/adr/20221005-x.md").write_text(
