@@ -18,6 +18,7 @@ from site_builder.archive.formats.fields import (
     Fields,
     Relation,
 )
+from site_builder.archive.formats.placeholders import without_comments
 from site_builder.config.source_formats import status_key
 
 # Statuses other tools write, and the status each one means here.
@@ -33,6 +34,7 @@ _MOST_WORDS = 3
 # make each `[` scan the rest of the line), a URL, or a number (`ADR 10`, `ADR-0010`, `#10`,
 # `[0010]`, `0010`).
 _TARGET = (r"(?:\[[^\[\]\n]*\]\(\s*<?(?P<link>[^)\s>]+)>?(?:[ \t]+[\"'][^)\n]*)?[ \t]*\)"
+           r"|<(?P<bare>[^<>\s]+\.md)>"
            r"|(?P<url>https?://[^\s)\]>]+)"
            r"|\[?(?:[A-Za-z]{1,12}[-_ ]?)?#?(?P<number>\d{1,6})\]?(?![\w-]))")
 _NAMED = {SUPERSEDED_BY: re.compile(r"\bsuper[sc]eded[ \t]+by[ \t]*:?[ \t]*" + _TARGET, re.I),
@@ -49,20 +51,26 @@ _DECORATION = re.compile(r"^\[[ \t]*(?:super[sc]eded|deprecated|accepted|propose
                          r"draft|obsolete|withdrawn|replaced|amended)\b"
                          r"(?P<inner>(?:[^\[\]\n]|\[[^\[\]\n]*\](?:\([^)\n]*\))?){0,200})\][ \t]*",
                          re.IGNORECASE)
-# A status word before a colon, `Rejected: ` (V-Sekai/manuals), is a decoration too.
-_STATUS_PREFIX = re.compile(r"^(?:super[sc]eded|deprecated|accepted|proposed|rejected|draft)"
+# A status word before a colon, `Rejected: `, `Superseded by <0042-x.md>: ` (V-Sekai/manuals),
+# is a decoration too.
+_STATUS_PREFIX = re.compile(r"^(?:super[sc]eded(?:[ \t]+by[ \t]+" + _TARGET + r")?"
+                            r"|deprecated|accepted|proposed|rejected|draft)"
                             r"[ \t]*:[ \t]+(?=\S)", re.IGNORECASE)
 # A template's number never filled in (`# n. Title`, `# NNNN. Title`) is a number too.
 _TITLE_NUMBER = re.compile(r"^(?:(?:adr|rfc|dr|decision)[-_ ]?#?\d{1,6}(?:[ \t]*[:.–—-])?"
                            r"|(?:\d{1,6}|n{1,4})(?:[ \t]*[:.–—]|[ \t]+-))[ \t]*(?=\S)",
                            re.IGNORECASE)
 _EMPHASIS = re.compile(r"\*\*|__")
+_JOINERS = ";,:"
 _EDGE = " \t*_.,;:-–—"
 
 
 def read_status(text: str, line: int, fields: Fields) -> None:
     """Read a status as written into `fields`: the relations it names go to `relations`,
     the text without them to `status` (`superseded` when it was only a successor)."""
+    # A template's hint left after the word (`Rejected <!-- Draft | Proposed | … -->`) is
+    # no part of the status; a status that is only a hint stays, to be warned about.
+    text = without_comments(text) or text
     text = _EMPHASIS.sub("", text).strip().strip("*_").strip()
     head, _, rest = text.partition(";")
     found, left = _named_relations(head, line)
@@ -88,7 +96,9 @@ def title_of(text: str, line: int, fields: Fields) -> str:
         fields.relations.extend(_named_relations(decoration.group(0), line)[0])
         text = text[decoration.end():]
     prefix = _STATUS_PREFIX.match(text)
-    text = text[prefix.end():] if prefix else text
+    if prefix:
+        fields.relations.extend(_named_relations(prefix.group(0), line)[0])
+        text = text[prefix.end():]
     number = _TITLE_NUMBER.match(text)
     return (text[number.end():] if number else text).strip()
 
@@ -106,7 +116,7 @@ def _named_relations(text: str, line: int) -> tuple[list[Relation], str]:
 def _relation(kind: str, match: re.Match[str], line: int) -> Relation:
     if match.group("number"):
         return Relation(kind, match.group("number"), line, is_link=False)
-    return Relation(kind, match.group("link") or match.group("url"), line)
+    return Relation(kind, match.group("link") or match.group("bare") or match.group("url"), line)
 
 
 def relation_of(text: str, line: int) -> list[Relation] | None:
@@ -133,8 +143,8 @@ def _targets(kind: str, rest: str, line: int) -> list[Relation] | None:
     match = _LINK.fullmatch(rest.rstrip(".").strip())
     if match is None or kind == RELATED:
         return None
-    if match.group("url"):
-        return [Relation(kind, match.group("url"), line)]
+    if match.group("url") or match.group("bare"):
+        return [Relation(kind, match.group("url") or match.group("bare"), line)]
     return [Relation(kind, match.group("number"), line, is_link=False)]
 
 
@@ -162,7 +172,8 @@ def match_status(written: str, statuses: frozenset[str],
     """
     words = written.split()
     for count in range(min(len(words), _MOST_WORDS), 0, -1):
-        found = _known(" ".join(words[:count]), statuses, status_map)
+        # `Superseded; casync adopted instead`: the punctuation joins the note to the word.
+        found = _known(" ".join(words[:count]).rstrip(_JOINERS), statuses, status_map)
         if found is None:
             continue
         status, guess = found
