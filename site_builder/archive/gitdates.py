@@ -10,7 +10,9 @@ traced back the same way, one `git log` per moving commit, from before that comm
 
 `git log --follow` is not used: it follows one path at a time and takes a file added beside
 a similar one (a record begun as a copy of another, or of the template) for a copy of it, so
-records with near-identical bodies get each other's dates.
+records with near-identical bodies get each other's dates. Where pairing similar files
+needs a blob git cannot read (a snapshot or partial clone lacking it), renames are paired
+by exact contents only, rather than giving no dates at all.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from pathlib import Path
 
 _TIMEOUT = 60
 _ENV = {"LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"}
-_LOG = ("log", "--reverse", "--format=%x00%H %aI", "--name-status", "-M", "--diff-filter=AR")
+_LOG = ("log", "--reverse", "--format=%x00%H %aI", "--name-status", "--diff-filter=AR")
+_SHOW = ("show", "--name-status", "--diff-filter=R", "--format=%x00%H")
 # Moves followed back per file: a folder renamed more often than this is cut short there.
 _MOST_MOVES = 8
 
@@ -51,11 +54,19 @@ def _git(folder: Path, *args: str) -> str | None:
     return result.stdout if result.returncode == 0 else None
 
 
+def _paired(folder: Path, *args: str) -> str | None:
+    """`git args` with renames paired (`-M`); where git cannot read a blob that pairing
+    similar files needs (a snapshot or partial clone lacking it), with exact renames only,
+    which compare no contents."""
+    found = _git(folder, *args[:1], "-M", *args[1:])
+    return found if found is not None else _git(folder, *args[:1], "-M100%", *args[1:])
+
+
 def first_added(folder: Path) -> dict[str, dt.date]:
     """File name (directly in `folder`) → author date of the commit that first added it,
     renames followed, across folders too. Empty when git cannot tell."""
     prefix = _git(folder, "rev-parse", "--show-prefix")
-    log = _git(folder, *_LOG, "--", ".") if prefix is not None else None
+    log = _paired(folder, *_LOG, "--", ".") if prefix is not None else None
     if prefix is None or log is None:
         return {}
     prefix = prefix.strip()
@@ -104,11 +115,11 @@ def moves(log: str) -> dict[tuple[str, str], str]:
 
 def _moves_of(folder: Path, commits: list[str]) -> dict[tuple[str, str], str]:
     """The moves `commits` made, from one `git show`; commit by commit when that fails
-    (a snapshot lacking a blob that one commit's pairing needs loses only that commit)."""
-    show = ("show", "-M", "--name-status", "--diff-filter=R", "--format=%x00%H")
-    shown = _git(folder, *show, *commits) if commits else ""
-    if shown is None and len(commits) > 1:
-        shown = "\n".join(_git(folder, *show, commit) or "" for commit in commits)
+    (where a blob that one commit's pairing needs is missing, that commit alone is paired
+    by exact contents)."""
+    shown = _git(folder, *_SHOW, "-M", *commits) if commits else ""
+    if shown is None:
+        shown = "\n".join(_paired(folder, *_SHOW, commit) or "" for commit in commits)
     return moves(shown or "")
 
 
@@ -126,7 +137,7 @@ def _traced(folder: Path, files: dict[str, Added]) -> dict[str, Added]:
                 sources.setdefault(added.commit, {}).setdefault(source, []).append(name)
         pending = {}
         for commit, names in sorted(sources.items()):
-            log = _git(folder, *_LOG, f"{commit}^", "--",
+            log = _paired(folder, *_LOG, f"{commit}^", "--",
                        *(f":(top,literal){path}" for path in sorted(names)))
             earlier = adds(log or "")
             for source, moved_names in names.items():

@@ -71,6 +71,24 @@ def test_a_record_moved_twice_keeps_the_date_of_its_first_folder(tmp_path: Path)
     assert load_archive(root).get("20190501-x").date == dt.date(2019, 5, 1)
 
 
+def test_dates_come_from_git_where_a_blob_rename_pairing_needs_is_missing(
+        tmp_path: Path) -> None:
+    # A snapshot lacking a large attachment: `git log -M` dies reading it.
+    root = repository(tmp_path / "repo")
+    (root / "docs/adr/20200101-x.md").write_text("# X\n\n- Status: accepted\n")
+    (root / "docs/adr/big.bin").write_bytes(b"a" * 4000)
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "first", date="2020-03-01T10:00:00+00:00")
+    (root / "docs/adr/big.bin").unlink()
+    (root / "docs/adr/big2.bin").write_bytes(b"a" * 3900 + b"b" * 100)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "second", date="2021-03-01T10:00:00+00:00")
+    blob = subprocess.run(["git", "rev-parse", "HEAD~1:docs/adr/big.bin"], cwd=root,
+                          capture_output=True, text=True, check=True).stdout.strip()
+    (root / ".git/objects" / blob[:2] / blob[2:]).unlink()
+    assert load_archive(root).get("20200101-x").date == dt.date(2020, 3, 1)
+
+
 def test_a_placeholder_date_takes_gits_date_with_a_warning(tmp_path: Path) -> None:
     root = repository(tmp_path / "repo")
     (root / "docs/adr/20221005-x.md").write_text(
