@@ -187,6 +187,9 @@ def test_templates_and_pages_are_no_records_and_say_why(name: str, text: str, wh
     ("0010-template-engine.md", "# Pick a template engine\n\n## Status\n\nAccepted\n"),
     ("use-tailwind.md", "# Use Tailwind\n\n- Status: accepted\n"),
     ("20230101-x.md", "# X\n\n- Date: [YYYY-MM-DD] <!-- optional -->\n"),
+    # DFE-Digital/publish-teacher-training: a record about the team's template.
+    ("0002-use-adr-tools-with-custom-template.md",
+     "# 2. Use adr-tools with custom template\n\nDate: 2019-12-18\n\n## Status\n\nAccepted\n"),
 ])
 def test_records_are_records_even_with_leftovers(name: str, text: str) -> None:
     assert name_reason(name) is None and content_reason(name, log4brains.read(text)) is None
