@@ -62,6 +62,7 @@ _TITLE_NUMBER = re.compile(r"^(?:(?:adr|rfc|dr|decision)[-_ ]?#?\d{1,6}(?:[ \t]*
                            re.IGNORECASE)
 _EMPHASIS = re.compile(r"\*\*|__")
 _JOINERS = ";,:"
+_DEGREES = frozenset({"partly", "partially", "mostly", "largely"})
 _EDGE = " \t*_.,;:-–—"
 
 
@@ -167,17 +168,21 @@ def match_status(written: str, statuses: frozenset[str],
     built-in aliases and `status_map` (keys as `status_key` makes them).
 
     The longest known status at the start of the text is the status and the rest is the
-    note (`Accepted (for the package pipeline)` → accepted, `for the package pipeline`); a
-    text with no known status gives (None, the text, None).
+    note (`Accepted (for the package pipeline)` → accepted, `for the package pipeline`), a
+    degree before it too (`Partly superseded` → superseded, `Partly`); a text with no known
+    status gives (None, the text, None).
     """
     words = written.split()
+    # `Partly superseded` (alphagov/govuk-aws): the degree is the note, the word the status.
+    lead = words[:1] if len(words) > 1 and status_key(words[0]) in _DEGREES else []
+    words = words[len(lead):]
     for count in range(min(len(words), _MOST_WORDS), 0, -1):
         # `Superseded; casync adopted instead`: the punctuation joins the note to the word.
         found = _known(" ".join(words[:count]).rstrip(_JOINERS), statuses, status_map)
         if found is None:
             continue
         status, guess = found
-        note = _note(" ".join(words[count:]))
+        note = _note(" ".join([*lead, *words[count:]]))
         if guess is not None or note:
             guess = f"status '{written}' read as {status}" + (
                 " (status_map)" if guess == "map" else "")
