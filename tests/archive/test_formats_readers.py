@@ -135,7 +135,8 @@ def test_auto_decides_per_file(text: str, reader: str) -> None:
 
 @pytest.mark.parametrize(("written", "status"), [
     ("Accepted", "accepted"), ("APPROVED", "accepted"), ("Pending", "proposed"),
-    ("In Review", "proposed"), ("on hold", "proposed"), ("Partly superseded", "superseded"),
+    ("In Review", "proposed"), ("on hold", "proposed"), ("**Proposal**", "proposed"),
+    ("Partly superseded", "superseded"),
     ("draft", "draft"), ("Unheard of", None), ("Accepted.", "accepted"),
     ("**Accepted**", "accepted"),
 ])

@@ -106,6 +106,9 @@ def test_a_status_map_key_copied_from_the_message_matches(written: str) -> None:
     ("Rejected: Package Godot for pkgin", "Package Godot for pkgin", None),  # V-Sekai
     ("Superceded: RISCV Binaries as Shared Libraries", "RISCV Binaries as Shared Libraries",
      None),
+    # DFE-Digital/publish-teacher-training, arachne-framework/architecture.
+    ("ADR: Recent Searches and Email Alerts", "Recent Searches and Email Alerts", None),
+    ("Architecture Decision Record: Simplify the Model", "Simplify the Model", None),
     ("Superseded by <20250427-backpack.md>: Phoenix-Based Recommenders",
      "Phoenix-Based Recommenders", "20250427-backpack.md"),
     ("Draft protocol: a plan", "Draft protocol: a plan", None),

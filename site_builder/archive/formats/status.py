@@ -22,7 +22,7 @@ from site_builder.archive.formats.placeholders import without_comments
 from site_builder.config.source_formats import status_key
 
 # Statuses other tools write, and the status each one means here.
-ALIASES = {"approved": "accepted", "pending": "proposed",
+ALIASES = {"approved": "accepted", "pending": "proposed", "proposal": "proposed",
            "in review": "proposed", "under review": "proposed", "on hold": "proposed",
            "in progress": "proposed"}
 # What a status is published as when it has no known word: shown as written beside it.
@@ -56,8 +56,10 @@ _DECORATION = re.compile(r"^\[[ \t]*(?:super[sc]eded|deprecated|accepted|propose
 _STATUS_PREFIX = re.compile(r"^(?:super[sc]eded(?:[ \t]+by[ \t]+" + _TARGET + r")?"
                             r"|deprecated|accepted|proposed|rejected|draft)"
                             r"[ \t]*:[ \t]+(?=\S)", re.IGNORECASE)
-# A template's number never filled in (`# n. Title`, `# NNNN. Title`) is a number too.
+# A template's number never filled in (`# n. Title`, `# NNNN. Title`) is a number too, and
+# so is the kind of record without one (`ADR: `, `Architecture Decision Record: `).
 _TITLE_NUMBER = re.compile(r"^(?:(?:adr|rfc|dr|decision)[-_ ]?#?\d{1,6}(?:[ \t]*[:.–—-])?"
+                           r"|(?:adr|rfc|architecture[ \t]+decision(?:[ \t]+record)?)[ \t]*:"
                            r"|(?:\d{1,6}|n{1,4})(?:[ \t]*[:.–—]|[ \t]+-))[ \t]*(?=\S)",
                            re.IGNORECASE)
 _EMPHASIS = re.compile(r"\*\*|__")
