@@ -42,6 +42,9 @@ def nygard_record(status: str, date: str = "2020-01-01", **kw: object):
      "This ADR did not reach consensus… However…"),
     ("Accepted", "accepted", None),
     ("Partly superseded", "superseded", "Partly"),  # alphagov/govuk-aws
+    ("✅ Accepted (documenting an existing thing)", "accepted",  # ministryofjustice
+     "documenting an existing thing"),
+    ("🤔 Proposed", "proposed", None),
     ("Partially accepted (for the pipeline)", "accepted", "Partially (for the pipeline)"),
     # V-Sekai/manuals: a semicolon joins the note; a template's hint is no part of it.
     ("Superseded; casync adopted without a benchmark.", "superseded",

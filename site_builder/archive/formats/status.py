@@ -65,6 +65,8 @@ _TITLE_NUMBER = re.compile(r"^(?:(?:adr|rfc|dr|decision)[-_ ]?#?\d{1,6}(?:[ \t]*
 _EMPHASIS = re.compile(r"\*\*|__")
 _JOINERS = ";,:"
 _DEGREES = frozenset({"partly", "partially", "mostly", "largely"})
+# Emoji and other symbols before the first word (not brackets, which may hold a note).
+_SYMBOLS = re.compile(r"^[^\w(\[{<]+")
 _EDGE = " \t*_.,;:-–—"
 
 
@@ -174,7 +176,8 @@ def match_status(written: str, statuses: frozenset[str],
     degree before it too (`Partly superseded` → superseded, `Partly`); a text with no known
     status gives (None, the text, None).
     """
-    words = written.split()
+    # `✅ Accepted`, `🤔 Proposed` (ministryofjustice/cloud-platform): a symbol is decoration.
+    words = _SYMBOLS.sub("", written).split()
     # `Partly superseded` (alphagov/govuk-aws): the degree is the note, the word the status.
     lead = words[:1] if len(words) > 1 and status_key(words[0]) in _DEGREES else []
     words = words[len(lead):]
