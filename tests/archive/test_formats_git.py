@@ -57,6 +57,28 @@ def test_records_moved_together_with_near_identical_bodies_keep_their_own_dates(
     assert archive.get("20220301-use-redis").date == dt.date(2022, 3, 1)
 
 
+def test_records_edited_as_they_move_pair_by_their_names(tmp_path: Path) -> None:
+    # Archived with their status changed in the same commit: no pair is exact, and every
+    # record is as like the others as itself but for its name.
+    root = repository(tmp_path / "repo")
+    (root / "decisions").mkdir()
+    body = "".join(f"\nThe same line {n} of every record, written from one template.\n"
+                   for n in range(12))
+    names = ("20200101-use-kafka", "20210601-use-nats", "20220301-use-redis")
+    for day, name in zip(("2020-01-01", "2021-06-01", "2022-03-01"), names, strict=True):
+        (root / f"decisions/{name}.md").write_text(f"# {name[9:]}\n\n- Status: accepted\n{body}")
+        git(root, "add", ".")
+        git(root, "commit", "-qm", name, date=f"{day}T10:00:00+00:00")
+    for name in names:
+        (root / f"decisions/{name}.md").unlink()
+        (root / f"docs/adr/{name}.md").write_text(f"# {name[9:]}\n\n- Status: rejected\n{body}")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "archive", date="2024-06-01T10:00:00+00:00")
+    archive = load_archive(root)
+    assert [archive.get(name).date for name in names] == [
+        dt.date(2020, 1, 1), dt.date(2021, 6, 1), dt.date(2022, 3, 1)]
+
+
 def test_a_record_moved_twice_keeps_the_date_of_its_first_folder(tmp_path: Path) -> None:
     root = repository(tmp_path / "repo")
     (root / "a").mkdir()
