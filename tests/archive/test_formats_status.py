@@ -227,3 +227,8 @@ def test_a_status_heading_with_more_than_the_status_keeps_its_text() -> None:
     fields = nygard.read(text)
     assert fields.values["status"].text == "accepted"  # the first place wins
     assert "## Status history\n\nStatus: proposed in March." in fields.body
+
+
+def test_a_character_reference_in_a_status_reads_as_markdown_shows_it() -> None:
+    fields = log4brains.read("# Use byobu\n\n- Status: Draft&#x20;\n- Date: 2023-12-29\n")
+    assert fields.values["status"].text == "Draft"  # V-Sekai/manuals: a draft, not unknown

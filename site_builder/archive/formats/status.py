@@ -9,6 +9,7 @@ keeps the rest as the record's status note. Pure functions: nothing here reads a
 
 from __future__ import annotations
 
+import html
 import re
 
 from site_builder.archive.formats.fields import (
@@ -76,6 +77,8 @@ def read_status(text: str, line: int, fields: Fields) -> None:
     # A template's hint left after the word (`Rejected <!-- Draft | Proposed | … -->`) is
     # no part of the status; a status that is only a hint stays, to be warned about.
     text = without_comments(text) or text
+    # Character references read as Markdown shows them (`Draft&#x20;`, V-Sekai/manuals).
+    text = html.unescape(text) if "&" in text else text
     text = _EMPHASIS.sub("", text).strip().strip("*_").strip()
     head, _, rest = text.partition(";")
     found, left = _named_relations(head, line)
