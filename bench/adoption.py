@@ -66,6 +66,8 @@ class Row:
     folders_missed: list[str] = field(default_factory=list)
     record_files: int = 0
     records_built: int = 0
+    drafts: list[str] = field(default_factory=list)
+    """Record files whose status says draft, which `init` or `build` said it left out."""
     files_without_record: list[str] = field(default_factory=list)
     records_without_file: list[str] = field(default_factory=list)
     warnings: int = 0
@@ -146,6 +148,15 @@ def record_key(record: dict[str, Any]) -> str:
     return (Path(location) / f"{stem}.md").as_posix()
 
 
+DRAFT_SAID = re.compile(r"^skipped (.+\.md): a draft: not published$")
+"""How `init --from` and `build --verbose` say a draft was left out."""
+
+
+def drafts_said(messages: list[str]) -> list[str]:
+    """Return the paths of the drafts the messages say were left out."""
+    return [m.group(1) for m in map(DRAFT_SAID.match, messages) if m]
+
+
 def compare(row: Row, repo: Repo, work: Path) -> None:
     """Fill in the formats, folders, counts and the files that gave no record."""
     sources = sources_of(work / "site.yml")
@@ -156,7 +167,9 @@ def compare(row: Row, repo: Repo, work: Path) -> None:
     records = built_records(work / "_site")
     keys = {record_key(r) for r in records}
     row.record_files, row.records_built = len(files), len(records)
-    row.files_without_record = [p for p in files if p not in keys]
+    said = set(drafts_said(row.messages))
+    row.drafts = [p for p in files if p in said and p not in keys]
+    row.files_without_record = [p for p in files if p not in keys and p not in said]
     row.records_without_file = sorted(keys - set(files))
 
 
@@ -182,7 +195,8 @@ def adopt(repo: Repo, clone: Path, scratch: Path, site_builder: str) -> Row:
 
 
 def verdict(row: Row) -> str:
-    """Return `ok` when every record file became one record with a clean build, else why not."""
+    """Return `ok` when every record file became one record (or a draft said to be left out)
+    with a clean build, else why not."""
     problems = []
     if row.init_rc != 0:
         problems.append(f"init exit {row.init_rc}")
@@ -201,11 +215,13 @@ def verdict(row: Row) -> str:
 
 def table(rows: list[Row]) -> str:
     """Return the Markdown table of all rows."""
-    lines = ["| repository | format | record files | records | warnings | errors | init | "
-             "build | seconds | verdict |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines = ["| repository | format | record files | records | drafts | warnings | errors | "
+             "init | build | seconds | verdict |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         lines.append(f"| [{r.repo}](https://github.com/{r.repo}/tree/{r.commit[:12]}) | "
                      f"{', '.join(r.formats) or '—'} | {r.record_files} | {r.records_built} | "
+                     f"{len(r.drafts)} | "
                      f"{r.warnings} | {r.errors} | {r.init_rc} | {r.build_rc} | {r.seconds} | "
                      f"{verdict(r)} |")
     return "\n".join(lines) + "\n"

@@ -46,6 +46,12 @@ def repository(tmp_path: Path) -> Path:
     # An archive of site-builder's own keeps native records, read by its own site.yml.
     write(repo / "handbook", {"site.yml": "title: Handbook\n"})
     write(repo / "handbook/content/ops/adr", {"0001-a.md": madr("A"), "0002-b.md": madr("B")})
+    # A tool's own test data (thomvaill/log4brains) holds made-up records, not decisions.
+    for data in ("packages/core/integration-tests/ro-project/docs/adr", "tests/fixtures/adr"):
+        write(repo / data, {"20200101-a.md": log4brains("A"), "20200102-b.md": log4brains("B")})
+    # One record in a folder named for decisions (NASA-IMPACT/nasa-apt `adr/`).
+    write(repo / "tools/decisions", {"001-pdf-generation.md":
+                                     "# 1. Generate PDFs\n- Date: 2023-02-15\n\n## Context\n"})
     # Numbered notes without a Status or Date are not decision records.
     write(repo / "notes", {"01-monday.md": "# Monday\n\nText.\n",
                            "02-tuesday.md": "# Tuesday\n\nText.\n"})
@@ -67,7 +73,7 @@ def test_folders_are_found_by_their_files_and_vendored_ones_are_skipped(
     assert result.returncode == 0, result.stderr
     folders = found(result.stdout)
     assert sorted(folders) == ["adr", "architecture/decisions", "docs/reference/adr",
-                               "services/billing/docs/adr"]
+                               "services/billing/docs/adr", "tools/decisions"]
     assert "format nygard" in folders["docs/reference/adr"]
     assert "format madr" in folders["architecture/decisions"]
     assert "format log4brains" in folders["adr"]
@@ -76,9 +82,10 @@ def test_folders_are_found_by_their_files_and_vendored_ones_are_skipped(
         in result.stdout
     assert "skipped architecture/decisions/adr-template-minimal.md: a template (its name says so)" \
         in result.stdout
-    assert "check passes: 8 records" in result.stderr
+    assert "check passes: 9 records" in result.stderr
     site = (repo / "site.yml").read_text()
     assert "node_modules" not in site and "vendor" not in site and ".venv" not in site
+    assert "integration-tests" not in site and "fixtures" not in site
     assert "handbook" not in site
     assert run_cli("build", "--root", str(repo)).returncode == 0
 
@@ -124,7 +131,7 @@ def test_a_stale_log4brains_yml_beside_found_folders_is_a_note(tmp_path: Path) -
     assert result.returncode == 0, result.stderr
     assert "note: .log4brains.yml names ./gone for 'shop', which does not exist" \
         in result.stdout
-    assert len(found(result.stdout)) == 4
+    assert len(found(result.stdout)) == 5
 
 
 def test_init_says_which_files_it_leaves_out_and_why_as_build_reads_them(tmp_path: Path) -> None:
@@ -163,8 +170,8 @@ def test_a_record_that_links_out_of_its_folder_is_not_read(tmp_path: Path) -> No
     outside = tmp_path / "outside.md"
     outside.write_text(nygard(2, "Secret"))
     repo = tmp_path / "repo"
-    write(repo / "adr", {"0001-use-go.md": nygard(1, "Use Go")})
-    (repo / "adr/0002-secret.md").symlink_to(outside)
+    write(repo / "history", {"0001-use-go.md": nygard(1, "Use Go")})
+    (repo / "history/0002-secret.md").symlink_to(outside)
     result = run_cli("init", "--from", str(repo))
     assert result.returncode == 2  # one readable record is not a decision folder
     assert "no decision folder found" in result.stderr

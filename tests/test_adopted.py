@@ -53,10 +53,7 @@ def mismatches(record: dict[str, Any], fact: dict[str, Any]) -> list[str]:
 
 
 # Known gaps, kept visible: strict, so the mark fails as soon as the archive adopts whole.
-OPEN = {
-    "V-Sekai-manuals": "issue 26: git dates of records moved between folders with near-identical "
-                       "bodies follow the wrong file; seven statuses sit in layouts not yet read",
-}
+OPEN: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("name", [

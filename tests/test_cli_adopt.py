@@ -84,10 +84,10 @@ def test_records_that_need_a_status_map_are_named(tmp_path: Path) -> None:
     assert ": error: " not in result.stderr  # read, not judged: published as `unknown`
     warnings = [line for line in result.stderr.splitlines() if ": warning: " in line]
     assert len(warnings) == 1
-    assert "0004-split-the-monolith.md:2: warning: unknown status 'Partly superseded'" \
+    assert "0004-split-the-monolith.md:2: warning: unknown status 'Obsolete'" \
         in warnings[0]
     assert "status_map" in warnings[0]
-    assert "check passes: 5 records; 1 need a status_map entry" in result.stderr
+    assert "check passes: 5 records; 1 needs a status_map entry" in result.stderr
 
 
 def test_an_existing_site_yml_or_no_decision_folder_writes_nothing(tmp_path: Path) -> None:

@@ -94,7 +94,7 @@ def source_repository(tmp_path: Path, remote: str | None) -> Path:
         "![flow](img/flow.png) and [the spec](../spec.pdf) and [code](../../src/pay.py#L1).\n"
         "Next: [retries](20230202-retry-twice.md).\n")
     (repo / "docs/adr/20230202-retry-twice.md").write_text(
-        "# Retry twice\n\n- Status: Partly accepted\n- Date: 2023-02-02\n\nBody.\n")
+        "# Retry twice\n\n- Status: Ratified\n- Date: 2023-02-02\n\nBody.\n")
     (repo / "docs/adr/20230303-idea.md").write_text(
         "# An idea\n\n- Status: draft\n- Date: 2023-03-03\n\nNot yet.\n")
     git(repo, "init", "-q", "-b", "trunk")
@@ -111,20 +111,20 @@ def test_an_unknown_status_names_the_flag_and_the_flag_maps_it(tmp_path: Path) -
     refused = run_cli("import", str(source / "docs/adr"), "--project", "pay", "--root",
                       str(root))
     assert refused.returncode == 1
-    assert "unknown status 'Partly accepted'" in refused.stderr
-    assert "--status-map 'Partly accepted=STATUS'" in refused.stderr
+    assert "unknown status 'Ratified'" in refused.stderr
+    assert "--status-map 'Ratified=STATUS'" in refused.stderr
     assert "site.yml" not in refused.stderr
     result = run_cli("import", str(source / "docs/adr"), "--project", "pay", "--root",
-                     str(root), "--status-map", "partly accepted=accepted")
+                     str(root), "--status-map", "ratified=accepted")
     assert result.returncode == 0, result.stderr
-    assert "status 'Partly accepted' read as accepted (status_map)" in result.stdout
+    assert "status 'Ratified' read as accepted (status_map)" in result.stdout
 
 
 def test_links_images_and_drafts_survive_the_move(tmp_path: Path) -> None:
     source = source_repository(tmp_path, "git@github.com:acme/payments.git")
     root = native_archive(tmp_path)
     result = run_cli("import", str(source / "docs/adr"), "--project", "pay", "--root",
-                     str(root), "--status-map", "Partly accepted=accepted")
+                     str(root), "--status-map", "Ratified=accepted")
     assert result.returncode == 0, result.stderr
     folder = root / "content/pay/adr"
     queues = (folder / "0001-use-queues.md").read_text()
@@ -150,7 +150,7 @@ def test_without_a_web_address_a_link_stays_as_written_and_is_reported(
     source = source_repository(tmp_path, remote=str(tmp_path / "elsewhere"))
     root = native_archive(tmp_path)
     result = run_cli("import", str(source / "docs/adr"), "--project", "pay", "--root",
-                     str(root), "--status-map", "Partly accepted=accepted", "--dry-run")
+                     str(root), "--status-map", "Ratified=accepted", "--dry-run")
     assert result.returncode == 0, result.stderr
     assert "left as written: ../../src/pay.py#L1 (no web address" in result.stdout
 
@@ -159,7 +159,7 @@ def test_the_sources_entry_in_site_yml_is_read(tmp_path: Path) -> None:
     source = source_repository(tmp_path, "https://git.example/acme/payments.git")
     (source / "site.yml").write_text(
         "title: Payments\nsources:\n  - path: docs/adr\n    format: log4brains\n"
-        "    project: pay\n    status_map: {partly accepted: accepted}\n")
+        "    project: pay\n    status_map: {ratified: accepted}\n")
     (source / "content").mkdir()
     result = run_cli("import", "docs/adr", "--root", str(source), "--dry-run", cwd=source)
     assert result.returncode == 0, result.stderr

@@ -28,7 +28,8 @@ from site_builder.base.confined import MAX_RECORD_BYTES, Refused, kind_of, read_
 from site_builder.base.findings import Finding
 from site_builder.config.site import FieldDef, SiteConfig
 
-_NUMBER = re.compile(r"^(\d{1,4})(?=[-_.]|$)")
+# `0007-x`, and after the kind of record, `ADR-0007-x` (dasch-swiss/dsp-api), `adr-017-x`.
+_NUMBER = re.compile(r"^(?:(?:adr|rfc)[-_]?)?(\d{1,4})(?=[-_.]|$)", re.IGNORECASE)
 # `consulted` and `informed` (MADR) are kept as list fields of every such project.
 KEPT_FIELDS = (FieldDef("consulted", type="list", label="Consulted"),
                FieldDef("informed", type="list", label="Informed"))

@@ -107,8 +107,9 @@ def _found(repo: Path, named: tuple[str, ...]) -> Adoption:
         raise ScaffoldError(f"--folder {exc}; nothing was written") from None
     if not found.folders:
         said = "; ".join(found.notes) or (
-            "no folder holds two numbered or dated Markdown records with a Status or Date, "
-            "outside vendored and build folders")
+            "no folder holds two numbered or dated Markdown records with a Status or Date "
+            "(or one, in a folder named adr or decisions), outside vendored, build and test "
+            "folders")
         raise ScaffoldError(f"no decision folder found in {repo}: {said}. Name one with "
                             "--folder PATH; nothing was written")
     return Adoption(folders=found.folders, notes=list(found.notes))

@@ -3,7 +3,9 @@
 A folder is named by the user (`--folder`), by another tool's configuration (`.log4brains.yml`
 and its packages, `.adr-dir`), or found by its files: anywhere in the repository, a folder
 holding at least two numbered or dated Markdown records that a format recognises (a
-`Status` or `Date` marker) is one. Vendored and build folders are never searched. Each
+`Status` or `Date` marker) is one, and so is a folder named for decisions (`adr`,
+`decisions`…) holding one record. Vendored, build and test-data folders (`tests`,
+`fixtures`, `integration-tests`) are never searched. Each
 folder's format is guessed from its files by the formats' own declarations.
 """
 
@@ -28,7 +30,14 @@ SKIPPED_FOLDERS = frozenset({
     "node_modules", "bower_components", "vendor", "third_party", "third-party", "dist",
     "build", "_build", "_site", "target", "site-packages", "venv", "__pycache__", "htmlcov",
 })
+# Folders of test data: the made-up records a tool's own tests read (Log4brains'
+# `packages/core/integration-tests/ro-project/docs/adr`), not the repository's decisions.
+_TEST_FOLDER = re.compile(r"^(?:__)?(?:tests?|testdata|test[-_]data|fixtures|"
+                          r"[a-z0-9]+[-_]tests?)(?:__)?$")
 MIN_RECORDS = 2
+# A folder named for its decisions is one with a single record (NASA-IMPACT/nasa-apt `adr/`).
+DECISION_FOLDER_NAMES = frozenset({"adr", "adrs", "decisions", "decision-records",
+                                   "architecture-decisions", "architecture-decision-records"})
 # Path segments that say what a folder holds rather than whose it is.
 _GENERIC = frozenset({"adr", "adrs", "decisions", "decision-records", "docs", "doc",
                       "architecture", "records", "rfcs", "packages", "services", "apps",
@@ -113,8 +122,8 @@ def is_decision_folder(folder: Path) -> bool:
 
 def walk(repo: Path) -> list[str]:
     """The decision folders anywhere under `repo` (POSIX paths relative to it), sorted;
-    vendored, build and hidden folders, and archives of site-builder's own (a folder with a
-    site.yml), are not searched."""
+    vendored, build, test-data and hidden folders, and archives of site-builder's own (a
+    folder with a site.yml), are not searched."""
     found = []
     for top, dirs, files in os.walk(repo):
         here = Path(top)
@@ -122,9 +131,11 @@ def walk(repo: Path) -> list[str]:
             dirs[:] = []  # a site-builder archive of its own: its records are native
             continue
         dirs[:] = sorted(d for d in dirs if not d.startswith(".")
-                         and d.lower() not in SKIPPED_FOLDERS)
-        if sum(1 for f in files if is_numbered(f) and f.lower().endswith(".md")) \
-                >= MIN_RECORDS and is_decision_folder(here):
+                         and d.lower() not in SKIPPED_FOLDERS and not _TEST_FOLDER.match(d.lower()))
+        numbered = sum(1 for f in files if is_numbered(f) and f.lower().endswith(".md"))
+        named = here != repo and here.name.lower() in DECISION_FOLDER_NAMES
+        if (numbered >= MIN_RECORDS and is_decision_folder(here)) or (
+                named and numbered and records(here)):
             found.append(here.relative_to(repo).as_posix())
     return found
 

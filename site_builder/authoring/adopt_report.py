@@ -45,7 +45,8 @@ def check_summary(root: Path) -> tuple[list[Finding], str]:
     archive = load_archive(root, config=config)
     errors = [f for f in archive.findings if f.level == "error"]
     statuses = [f for f in archive.findings if "status_map" in f.message]
-    hint = (f"; {len(statuses)} need a status_map entry in site.yml" if statuses else "")
+    verb = "needs" if len(statuses) == 1 else "need"
+    hint = (f"; {len(statuses)} {verb} a status_map entry in site.yml" if statuses else "")
     shown = [f for f in archive.findings if f in errors or f in statuses]
     if not errors:
         return shown, f"check passes: {plural(len(archive.records), 'record')}{hint}"

@@ -37,6 +37,80 @@ def test_a_record_moved_from_another_folder_keeps_the_date_it_was_first_added(
     assert archive.get("20200202-use-go").date == dt.date(2020, 1, 1)
 
 
+def test_records_moved_together_with_near_identical_bodies_keep_their_own_dates(
+        tmp_path: Path) -> None:
+    # V-Sekai/manuals: every record begun from one template, all moved to an archive folder
+    # at once. `git log --follow` took the later record for a copy of the earlier one.
+    root = repository(tmp_path / "repo")
+    (root / "decisions").mkdir()
+    body = "\n- Status: rejected\n\n## Context\n\nThe same words in every record.\n"
+    for day, name in (("2020-01-01", "20200101-use-kafka"), ("2021-06-01", "20210601-use-nats"),
+                      ("2022-03-01", "20220301-use-redis")):
+        (root / f"decisions/{name}.md").write_text(f"# {name[9:]}\n{body}")
+        git(root, "add", ".")
+        git(root, "commit", "-qm", name, date=f"{day}T10:00:00+00:00")
+    git(root, "mv", "decisions/20210601-use-nats.md", "docs/adr/20210601-use-nats.md")
+    git(root, "mv", "decisions/20220301-use-redis.md", "docs/adr/20220301-use-redis.md")
+    git(root, "commit", "-qm", "archive", date="2024-06-01T10:00:00+00:00")
+    archive = load_archive(root)
+    assert archive.get("20210601-use-nats").date == dt.date(2021, 6, 1)
+    assert archive.get("20220301-use-redis").date == dt.date(2022, 3, 1)
+
+
+def test_records_edited_as_they_move_pair_by_their_names(tmp_path: Path) -> None:
+    # Archived with their status changed in the same commit: no pair is exact, and every
+    # record is as like the others as itself but for its name.
+    root = repository(tmp_path / "repo")
+    (root / "decisions").mkdir()
+    body = "".join(f"\nThe same line {n} of every record, written from one template.\n"
+                   for n in range(12))
+    names = ("20200101-use-kafka", "20210601-use-nats", "20220301-use-redis")
+    for day, name in zip(("2020-01-01", "2021-06-01", "2022-03-01"), names, strict=True):
+        (root / f"decisions/{name}.md").write_text(f"# {name[9:]}\n\n- Status: accepted\n{body}")
+        git(root, "add", ".")
+        git(root, "commit", "-qm", name, date=f"{day}T10:00:00+00:00")
+    for name in names:
+        (root / f"decisions/{name}.md").unlink()
+        (root / f"docs/adr/{name}.md").write_text(f"# {name[9:]}\n\n- Status: rejected\n{body}")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "archive", date="2024-06-01T10:00:00+00:00")
+    archive = load_archive(root)
+    assert [archive.get(name).date for name in names] == [
+        dt.date(2020, 1, 1), dt.date(2021, 6, 1), dt.date(2022, 3, 1)]
+
+
+def test_a_record_moved_twice_keeps_the_date_of_its_first_folder(tmp_path: Path) -> None:
+    root = repository(tmp_path / "repo")
+    (root / "a").mkdir()
+    (root / "a/0001-x.md").write_text("# X\n\n- Status: accepted\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "first", date="2019-05-01T10:00:00+00:00")
+    (root / "b").mkdir()
+    git(root, "mv", "a/0001-x.md", "b/20190501-x.md")
+    git(root, "commit", "-qm", "rename", date="2021-01-01T10:00:00+00:00")
+    git(root, "mv", "b/20190501-x.md", "docs/adr/20190501-x.md")
+    git(root, "commit", "-qm", "move", date="2023-01-01T10:00:00+00:00")
+    assert load_archive(root).get("20190501-x").date == dt.date(2019, 5, 1)
+
+
+def test_dates_come_from_git_where_a_blob_rename_pairing_needs_is_missing(
+        tmp_path: Path) -> None:
+    # A snapshot lacking a large attachment: `git log -M` dies reading it.
+    root = repository(tmp_path / "repo")
+    (root / "docs/adr/20200101-x.md").write_text("# X\n\n- Status: accepted\n")
+    (root / "docs/adr/big.bin").write_bytes(b"a" * 4000)
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "first", date="2020-03-01T10:00:00+00:00")
+    (root / "docs/adr/big.bin").unlink()
+    (root / "docs/adr/big2.bin").write_bytes(b"a" * 3900 + b"b" * 100)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "second", date="2021-03-01T10:00:00+00:00")
+    blob = subprocess.run(["git", "rev-parse", "HEAD~1:docs/adr/big.bin"], cwd=root,
+                          capture_output=True, text=True, check=True).stdout.strip()
+    (root / ".git/objects" / blob[:2] / blob[2:]).unlink()
+    assert load_archive(root).get("20200101-x").date == dt.date(2020, 3, 1)
+
+
 def test_a_placeholder_date_takes_gits_date_with_a_warning(tmp_path: Path) -> None:
     root = repository(tmp_path / "repo")
     (root / "docs/adr/20221005-x.md").write_text(

@@ -135,7 +135,8 @@ def test_auto_decides_per_file(text: str, reader: str) -> None:
 
 @pytest.mark.parametrize(("written", "status"), [
     ("Accepted", "accepted"), ("APPROVED", "accepted"), ("Pending", "proposed"),
-    ("In Review", "proposed"), ("on hold", "proposed"), ("Partly superseded", "superseded"),
+    ("In Review", "proposed"), ("on hold", "proposed"), ("**Proposal**", "proposed"),
+    ("Partly superseded", "superseded"),
     ("draft", "draft"), ("Unheard of", None), ("Accepted.", "accepted"),
     ("**Accepted**", "accepted"),
 ])
@@ -156,9 +157,21 @@ def test_an_unknown_status_is_published_as_unknown_with_a_warning_naming_status_
     ("12/02/2016", dt.date(2016, 2, 12), None),
     ("2025-11- 05", dt.date(2025, 11, 5), None),  # dasch-swiss/dsp-api
     ("2024-05-22 (back dated)", dt.date(2024, 5, 22), "(back dated)"),
+    ("21.07.2017", dt.date(2017, 7, 21), None),  # adoble/adr-j
+    ("Jan 29, 2021", dt.date(2021, 1, 29), None),
+    ("2 Sept 2024", dt.date(2024, 9, 2), None),
+    ("16 May 2025", dt.date(2025, 5, 16), None),  # DFE-Digital/publish-teacher-training
+    ("12 June 2026", dt.date(2026, 6, 12), None),
+    ("1st March 2020 (approx.)", dt.date(2020, 3, 1), "(approx.)"),
 ])
 def test_dates_as_written(written: str, date: dt.date, rest: str | None) -> None:
     assert date_of(written) == (date, None, rest)
+
+
+@pytest.mark.parametrize("written", ["23/10/24", "Mai 16 2025", "last tuesday", "16 Ma 2025"])
+def test_dates_that_cannot_be_told_are_not_guessed(written: str) -> None:
+    date, problem, _ = date_of(written)
+    assert date is None and problem is not None and "16 May 2025" in problem
 
 
 def test_trailing_notes_are_warned_and_impossible_dates_fall_back_to_git() -> None:

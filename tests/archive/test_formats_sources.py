@@ -122,3 +122,18 @@ def test_a_second_folder_of_the_project_is_not_read_for_its_description(
     [warning] = [f for f in archive.findings if f.level == "warning"
                  and f.path.name == "_project.yml"]
     assert warning.path == root / "doc/rfc/_project.yml" and "not read" in warning.message
+
+
+def test_a_number_after_the_kind_of_record_is_the_records_number(tmp_path: Path) -> None:
+    # dasch-swiss/dsp-api names its files `ADR-0007-zio-fication-of-responders.md`, and its
+    # records cite each other as `ADR-0007`.
+    root = archive_with(tmp_path, "    format: nygard\n    project: dsp\n")
+    (root / "doc/adr/0001-use-go.md").rename(root / "doc/adr/ADR-0001-use-go.md")
+    (root / "doc/adr/ADR-0002-use-rust.md").write_text(
+        "# ADR-0002 Use Rust\n\nDate: 2024-02-02\n\n## Status\n\nAccepted\n\n"
+        "Supersedes ADR-0001\n")
+    archive = load_archive(root)
+    go = archive.get("dsp/adr/ADR-0001-use-go")
+    assert go.ref == "DSP-ADR-0001" and archive.get("DSP-ADR-0001") is go
+    assert archive.superseded_by[go.id] == "dsp/adr/ADR-0002-use-rust"
+    assert archive.get("dsp/adr/ADR-0002-use-rust").title == "Use Rust"

@@ -41,6 +41,16 @@ def nygard_record(status: str, date: str = "2020-01-01", **kw: object):
     ("proposed. **This ADR did not reach consensus…** However…", "proposed",
      "This ADR did not reach consensus… However…"),
     ("Accepted", "accepted", None),
+    ("Partly superseded", "superseded", "Partly"),  # alphagov/govuk-aws
+    ("✅ Accepted (documenting an existing thing)", "accepted",  # ministryofjustice
+     "documenting an existing thing"),
+    ("🤔 Proposed", "proposed", None),
+    ("Partially accepted (for the pipeline)", "accepted", "Partially (for the pipeline)"),
+    # V-Sekai/manuals: a semicolon joins the note; a template's hint is no part of it.
+    ("Superseded; casync adopted without a benchmark.", "superseded",
+     "casync adopted without a benchmark"),
+    ("Rejected <!-- Draft | Proposed | Rejected | Accepted | Superseded by -->", "rejected",
+     None),
 ])
 def test_the_leading_known_status_is_the_status_and_the_rest_its_note(
         written: str, status: str, note: str | None) -> None:
@@ -56,6 +66,7 @@ def test_the_leading_known_status_is_the_status_and_the_rest_its_note(
     ("Superseded by [ADR 16](https://github.com/ORG/REPO/blob/main/docs/adr/0016-x.md)",
      "https://github.com/ORG/REPO/blob/main/docs/adr/0016-x.md"),
     ("Deprecated, superseded by [ADR 12](0012-y.md)", "0012-y.md"),
+    ("Superseded by <0012-y.md> <!-- Options: Draft | Superseded by [Link] -->", "0012-y.md"),
 ])
 def test_successors_named_in_the_status_become_superseded_by(written: str,
                                                              successor: str) -> None:
@@ -96,6 +107,13 @@ def test_a_status_map_key_copied_from_the_message_matches(written: str) -> None:
     ("n. Django Templates", "Django Templates", None),
     ("Nginx as the proxy", "Nginx as the proxy", None),
     ("Rejected: Package Godot for pkgin", "Package Godot for pkgin", None),  # V-Sekai
+    ("Superceded: RISCV Binaries as Shared Libraries", "RISCV Binaries as Shared Libraries",
+     None),
+    # DFE-Digital/publish-teacher-training, arachne-framework/architecture.
+    ("ADR: Recent Searches and Email Alerts", "Recent Searches and Email Alerts", None),
+    ("Architecture Decision Record: Simplify the Model", "Simplify the Model", None),
+    ("Superseded by <20250427-backpack.md>: Phoenix-Based Recommenders",
+     "Phoenix-Based Recommenders", "20250427-backpack.md"),
     ("Draft protocol: a plan", "Draft protocol: a plan", None),
 ])
 def test_titles_drop_status_decorations_and_numbers(written: str, title: str,
@@ -177,6 +195,9 @@ def test_templates_and_pages_are_no_records_and_say_why(name: str, text: str, wh
     ("0010-template-engine.md", "# Pick a template engine\n\n## Status\n\nAccepted\n"),
     ("use-tailwind.md", "# Use Tailwind\n\n- Status: accepted\n"),
     ("20230101-x.md", "# X\n\n- Date: [YYYY-MM-DD] <!-- optional -->\n"),
+    # DFE-Digital/publish-teacher-training: a record about the team's template.
+    ("0002-use-adr-tools-with-custom-template.md",
+     "# 2. Use adr-tools with custom template\n\nDate: 2019-12-18\n\n## Status\n\nAccepted\n"),
 ])
 def test_records_are_records_even_with_leftovers(name: str, text: str) -> None:
     assert name_reason(name) is None and content_reason(name, log4brains.read(text)) is None
@@ -187,3 +208,27 @@ def test_status_words_after_a_semicolon_stay_in_the_note() -> None:
     read_status("accepted; supersedes ADR-0045", 2, fields)
     assert fields.values["status"].text == "accepted"
     assert [(r.kind, r.target) for r in fields.relations] == [("supersedes", "0045")]
+
+
+@pytest.mark.parametrize("heading", ["## What is the status of the proposal?",
+                                     "## Proposal Status", "### Current status"])
+def test_a_status_line_under_a_heading_naming_the_status_is_the_status(heading: str) -> None:
+    # V-Sekai/manuals writes `Status: Rejected` under such headings, after the context.
+    text = (f"# Rejected: Use X\n\n## Context\n\nWhy.\n\n{heading}\n\n"
+            f"Status: Rejected <!-- Draft | Proposed | Rejected -->\n\n## Links\n\n- none\n")
+    fields = nygard.read(text)
+    assert (fields.values["status"].text, fields.values["status"].line) == ("Rejected", 9)
+    assert heading not in fields.body and "Status:" not in fields.body
+
+
+def test_a_status_heading_with_more_than_the_status_keeps_its_text() -> None:
+    text = ("# Use X\n\n- Status: accepted\n\n## Context\n\nWhy.\n\n## Status history\n\n"
+            "Status: proposed in March.\n")
+    fields = nygard.read(text)
+    assert fields.values["status"].text == "accepted"  # the first place wins
+    assert "## Status history\n\nStatus: proposed in March." in fields.body
+
+
+def test_a_character_reference_in_a_status_reads_as_markdown_shows_it() -> None:
+    fields = log4brains.read("# Use byobu\n\n- Status: Draft&#x20;\n- Date: 2023-12-29\n")
+    assert fields.values["status"].text == "Draft"  # V-Sekai/manuals: a draft, not unknown

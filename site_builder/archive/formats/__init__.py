@@ -12,6 +12,7 @@
 - `fields.py`     Fields: what a reader found in one file, each with its line
 - `files.py`      which files are records, and why the others are not
 - `status.py`     statuses (with their notes and successors) and titles
+- `dates.py`      dates as written: ISO, day first with `/` or `.`, month names
 - `placeholders.py` template leftovers: unfilled dates, statuses and titles
 - `settle.py`     Fields → the same Record a native file gives
 """

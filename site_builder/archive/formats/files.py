@@ -62,11 +62,13 @@ def name_reason(name: str, exclude: tuple[str, ...] = ()) -> str | None:
 
 def _template_name(stem: str) -> bool:
     """True for `template.md`, `adr-template-minimal`, `0000-TEMPLATE`, `xxxx-template`,
-    `NNNN-title-template`; not for a record about templates (`0010-template-engine`)."""
+    `NNNN-title-template`; not for a record about templates (`0010-template-engine`), nor
+    for a numbered name ending in `template`, whose text decides (`template_reason`:
+    `0002-use-adr-tools-with-custom-template` is a record, DFE-Digital)."""
     parts = re.split(r"[-_. ]+", stem)
     if "template" not in parts:
         return False
-    return parts[-1] == "template" or not is_numbered(stem) or stem.strip("0")[:1] in "-_."
+    return not is_numbered(stem) or stem.strip("0")[:1] in "-_."
 
 
 def content_reason(name: str, fields: Fields) -> str | None:

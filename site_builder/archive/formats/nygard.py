@@ -54,6 +54,10 @@ def read_layout(body: str, first: int, fields: Fields, links_section: bool) -> N
     status = lines_of.section(found, "status", len(lines))
     if status is not None:
         lines_of.take_section(lines, status, fields, first, status=True)
+    elif "status" not in fields.values:
+        named = lines_of.status_named_section(found, len(lines))
+        if named is not None:
+            lines_of.take_status_items(lines, named, code, fields, first)
     if links_section:
         links = lines_of.section(found, "links", len(lines))
         if links is not None:

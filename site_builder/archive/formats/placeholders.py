@@ -25,6 +25,8 @@ _UNNUMBERED = re.compile(r"^(?:x{3,}|n{3,}|#{3,})[-_.]", re.IGNORECASE)
 # A record's name: a number or a date first, perhaps after a short prefix (`adr-007-…`).
 _NUMBERED = re.compile(r"^(?:[A-Za-z]{1,5}[-_])?\d{1,8}(?=[-_.]|$)")
 _ZERO = re.compile(r"^0+[-_.]")
+# `0004-title-template.md`: a numbered name ending in `template`, a template unless filled in.
+_TEMPLATE_END = re.compile(r"[-_. ]template(?:\.md)?$", re.IGNORECASE)
 
 
 def without_comments(text: str) -> str:
@@ -43,8 +45,9 @@ def template_reason(name: str, fields: Fields) -> str | None:
     """Why the file `name`, read as `fields`, is a template rather than a record, or None.
 
     By name: a number not yet given (`xxxx-`, `NNNN-`). By content: a
-    `0000-` file whose title, status or date is a placeholder, or any file whose title is
-    the template's hint and whose status or date is a placeholder too.
+    `0000-` file whose title, status or date is a placeholder, a numbered file named
+    `…-template` without a title or with a placeholder, or any file whose title is the
+    template's hint and whose status or date is a placeholder too.
     """
     if _UNNUMBERED.match(name):
         return "a template (its name has no number yet)"
@@ -56,6 +59,8 @@ def template_reason(name: str, fields: Fields) -> str | None:
                 and is_placeholder(fields.values[key].text)]
     if _ZERO.match(name) and (hinted or unfilled):
         return "a template (a 0000 file with unfilled placeholders)"
+    if _TEMPLATE_END.search(name) and (hinted or unfilled or title is None):
+        return "a template (its name says so, and its title or metadata are unfilled)"
     if hinted and unfilled:
         return f"a template (its title and {unfilled[0]} are unfilled placeholders)"
     return None

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from site_builder.archive.affects import Affects
+from site_builder.archive.formats.dates import SPELLINGS, read_date
 from site_builder.archive.formats.fields import RELATED, SUPERSEDED_BY, SUPERSEDES, Fields
 from site_builder.archive.formats.placeholders import is_placeholder, without_comments
 from site_builder.archive.formats.status import UNKNOWN, match_status
@@ -23,10 +24,6 @@ from site_builder.archive.values import check_field_value
 from site_builder.base.findings import Finding, Level
 from site_builder.config.site import FieldDef
 from site_builder.text import yamlfile
-
-# Spaces around the dashes are read too (`2025-11- 05`, dasch-swiss/dsp-api).
-_ISO = re.compile(r"^(\d{4})[ \t]*-[ \t]*(\d{1,2})[ \t]*-[ \t]*(\d{1,2})(.*)$")
-_DMY = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})(.*)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +80,8 @@ def status_of(written: str, folder: Folder) -> tuple[str | None, str, str | None
 
 
 def date_of(value: Any) -> tuple[dt.date | None, str | None, str | None]:
-    """(date, problem, trailing text) of a date as written: YAML's own date, `YYYY-MM-DD`
-    or `DD/MM/YYYY`, text after it ignored (and returned to be warned about)."""
+    """(date, problem, trailing text) of a date as written: YAML's own date, or a spelling
+    `dates.read_date` reads, text after it ignored (and returned to be warned about)."""
     if isinstance(value, dt.datetime):
         return value.date(), None, None
     if isinstance(value, dt.date):
@@ -93,15 +90,10 @@ def date_of(value: Any) -> tuple[dt.date | None, str | None, str | None]:
     if text.startswith("[") and "]" in text:  # Log4brains' `[2022-10-05]`
         inside, _, after = text[1:].partition("]")
         text = f"{inside.strip()} {after.strip()}".strip()
-    iso, dmy = _ISO.match(text), _DMY.match(text)
-    if iso:
-        year, month, day, rest = int(iso[1]), int(iso[2]), int(iso[3]), iso[4]
-    elif dmy:
-        year, month, day, rest = int(dmy[3]), int(dmy[2]), int(dmy[1]), dmy[4]
-    else:
-        return None, f"'date' must be a date as YYYY-MM-DD or DD/MM/YYYY, not {text!r}", None
-    if rest and rest[:1].isdigit():
-        return None, f"'date' must be a date as YYYY-MM-DD or DD/MM/YYYY, not {text!r}", None
+    found = read_date(text)
+    if found is None or found[3][:1].isdigit():
+        return None, f"'date' must be a date as {SPELLINGS}, not {text!r}", None
+    year, month, day, rest = found
     try:
         return dt.date(year, month, day), None, rest.strip() or None
     except ValueError:

@@ -9,6 +9,7 @@ keeps the rest as the record's status note. Pure functions: nothing here reads a
 
 from __future__ import annotations
 
+import html
 import re
 
 from site_builder.archive.formats.fields import (
@@ -18,10 +19,11 @@ from site_builder.archive.formats.fields import (
     Fields,
     Relation,
 )
+from site_builder.archive.formats.placeholders import without_comments
 from site_builder.config.source_formats import status_key
 
 # Statuses other tools write, and the status each one means here.
-ALIASES = {"approved": "accepted", "pending": "proposed",
+ALIASES = {"approved": "accepted", "pending": "proposed", "proposal": "proposed",
            "in review": "proposed", "under review": "proposed", "on hold": "proposed",
            "in progress": "proposed"}
 # What a status is published as when it has no known word: shown as written beside it.
@@ -33,6 +35,7 @@ _MOST_WORDS = 3
 # make each `[` scan the rest of the line), a URL, or a number (`ADR 10`, `ADR-0010`, `#10`,
 # `[0010]`, `0010`).
 _TARGET = (r"(?:\[[^\[\]\n]*\]\(\s*<?(?P<link>[^)\s>]+)>?(?:[ \t]+[\"'][^)\n]*)?[ \t]*\)"
+           r"|<(?P<bare>[^<>\s]+\.md)>"
            r"|(?P<url>https?://[^\s)\]>]+)"
            r"|\[?(?:[A-Za-z]{1,12}[-_ ]?)?#?(?P<number>\d{1,6})\]?(?![\w-]))")
 _NAMED = {SUPERSEDED_BY: re.compile(r"\bsuper[sc]eded[ \t]+by[ \t]*:?[ \t]*" + _TARGET, re.I),
@@ -49,20 +52,33 @@ _DECORATION = re.compile(r"^\[[ \t]*(?:super[sc]eded|deprecated|accepted|propose
                          r"draft|obsolete|withdrawn|replaced|amended)\b"
                          r"(?P<inner>(?:[^\[\]\n]|\[[^\[\]\n]*\](?:\([^)\n]*\))?){0,200})\][ \t]*",
                          re.IGNORECASE)
-# A status word before a colon, `Rejected: ` (V-Sekai/manuals), is a decoration too.
-_STATUS_PREFIX = re.compile(r"^(?:super[sc]eded|deprecated|accepted|proposed|rejected|draft)"
+# A status word before a colon, `Rejected: `, `Superseded by <0042-x.md>: ` (V-Sekai/manuals),
+# is a decoration too.
+_STATUS_PREFIX = re.compile(r"^(?:super[sc]eded(?:[ \t]+by[ \t]+" + _TARGET + r")?"
+                            r"|deprecated|accepted|proposed|rejected|draft)"
                             r"[ \t]*:[ \t]+(?=\S)", re.IGNORECASE)
-# A template's number never filled in (`# n. Title`, `# NNNN. Title`) is a number too.
+# A template's number never filled in (`# n. Title`, `# NNNN. Title`) is a number too, and
+# so is the kind of record without one (`ADR: `, `Architecture Decision Record: `).
 _TITLE_NUMBER = re.compile(r"^(?:(?:adr|rfc|dr|decision)[-_ ]?#?\d{1,6}(?:[ \t]*[:.–—-])?"
+                           r"|(?:adr|rfc|architecture[ \t]+decision(?:[ \t]+record)?)[ \t]*:"
                            r"|(?:\d{1,6}|n{1,4})(?:[ \t]*[:.–—]|[ \t]+-))[ \t]*(?=\S)",
                            re.IGNORECASE)
 _EMPHASIS = re.compile(r"\*\*|__")
+_JOINERS = ";,:"
+_DEGREES = frozenset({"partly", "partially", "mostly", "largely"})
+# Emoji and other symbols before the first word (not brackets, which may hold a note).
+_SYMBOLS = re.compile(r"^[^\w(\[{<]+")
 _EDGE = " \t*_.,;:-–—"
 
 
 def read_status(text: str, line: int, fields: Fields) -> None:
     """Read a status as written into `fields`: the relations it names go to `relations`,
     the text without them to `status` (`superseded` when it was only a successor)."""
+    # A template's hint left after the word (`Rejected <!-- Draft | Proposed | … -->`) is
+    # no part of the status; a status that is only a hint stays, to be warned about.
+    text = without_comments(text) or text
+    # Character references read as Markdown shows them (`Draft&#x20;`, V-Sekai/manuals).
+    text = html.unescape(text) if "&" in text else text
     text = _EMPHASIS.sub("", text).strip().strip("*_").strip()
     head, _, rest = text.partition(";")
     found, left = _named_relations(head, line)
@@ -88,7 +104,9 @@ def title_of(text: str, line: int, fields: Fields) -> str:
         fields.relations.extend(_named_relations(decoration.group(0), line)[0])
         text = text[decoration.end():]
     prefix = _STATUS_PREFIX.match(text)
-    text = text[prefix.end():] if prefix else text
+    if prefix:
+        fields.relations.extend(_named_relations(prefix.group(0), line)[0])
+        text = text[prefix.end():]
     number = _TITLE_NUMBER.match(text)
     return (text[number.end():] if number else text).strip()
 
@@ -106,7 +124,7 @@ def _named_relations(text: str, line: int) -> tuple[list[Relation], str]:
 def _relation(kind: str, match: re.Match[str], line: int) -> Relation:
     if match.group("number"):
         return Relation(kind, match.group("number"), line, is_link=False)
-    return Relation(kind, match.group("link") or match.group("url"), line)
+    return Relation(kind, match.group("link") or match.group("bare") or match.group("url"), line)
 
 
 def relation_of(text: str, line: int) -> list[Relation] | None:
@@ -133,8 +151,8 @@ def _targets(kind: str, rest: str, line: int) -> list[Relation] | None:
     match = _LINK.fullmatch(rest.rstrip(".").strip())
     if match is None or kind == RELATED:
         return None
-    if match.group("url"):
-        return [Relation(kind, match.group("url"), line)]
+    if match.group("url") or match.group("bare"):
+        return [Relation(kind, match.group("url") or match.group("bare"), line)]
     return [Relation(kind, match.group("number"), line, is_link=False)]
 
 
@@ -157,16 +175,22 @@ def match_status(written: str, statuses: frozenset[str],
     built-in aliases and `status_map` (keys as `status_key` makes them).
 
     The longest known status at the start of the text is the status and the rest is the
-    note (`Accepted (for the package pipeline)` → accepted, `for the package pipeline`); a
-    text with no known status gives (None, the text, None).
+    note (`Accepted (for the package pipeline)` → accepted, `for the package pipeline`), a
+    degree before it too (`Partly superseded` → superseded, `Partly`); a text with no known
+    status gives (None, the text, None).
     """
-    words = written.split()
+    # `✅ Accepted`, `🤔 Proposed` (ministryofjustice/cloud-platform): a symbol is decoration.
+    words = _SYMBOLS.sub("", written).split()
+    # `Partly superseded` (alphagov/govuk-aws): the degree is the note, the word the status.
+    lead = words[:1] if len(words) > 1 and status_key(words[0]) in _DEGREES else []
+    words = words[len(lead):]
     for count in range(min(len(words), _MOST_WORDS), 0, -1):
-        found = _known(" ".join(words[:count]), statuses, status_map)
+        # `Superseded; casync adopted instead`: the punctuation joins the note to the word.
+        found = _known(" ".join(words[:count]).rstrip(_JOINERS), statuses, status_map)
         if found is None:
             continue
         status, guess = found
-        note = _note(" ".join(words[count:]))
+        note = _note(" ".join([*lead, *words[count:]]))
         if guess is not None or note:
             guess = f"status '{written}' read as {status}" + (
                 " (status_map)" if guess == "map" else "")

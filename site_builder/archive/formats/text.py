@@ -29,6 +29,9 @@ SECTION_NAMES = frozenset({
     "decision drivers", "considered options", "decision outcome", "pros and cons of the options",
     "more information", "validation", "confirmation",
 })
+# A heading naming the status among other words; longer ones are prose that mentions it.
+_STATUS_WORD = re.compile(r"\bstatus\b", re.IGNORECASE)
+_MOST_HEADING_WORDS = 8
 ITEM_KEYS = {
     "status": "status", "date": "date", "deciders": "deciders", "decision-makers": "deciders",
     "decision makers": "deciders", "tags": "tags", "consulted": "consulted",
@@ -104,6 +107,28 @@ def section(found: list[tuple[int, int, str]], name: str, count: int) -> tuple[i
             end = found[position + 1][0] if position + 1 < len(found) else count
             return index, end
     return None
+
+
+def status_named_section(found: list[tuple[int, int, str]], count: int,
+                         ) -> tuple[int, int] | None:
+    """(heading index, end index) of the first section whose heading names the status
+    among other words (`## Proposal Status`, `## What is the status of the proposal?`, as
+    V-Sekai/manuals writes `Status: Rejected` under them); None when there is none."""
+    for position, (index, _, text) in enumerate(found):
+        if _STATUS_WORD.search(text) and len(text.split()) <= _MOST_HEADING_WORDS:
+            end = found[position + 1][0] if position + 1 < len(found) else count
+            return index, end
+    return None
+
+
+def take_status_items(lines: list[str], span: tuple[int, int], code: set[int],
+                      fields: Fields, first: int) -> None:
+    """Read the metadata lines of a section `status_named_section` found; its heading is
+    blanked too when nothing else is left under it."""
+    start, end = span
+    take_items(lines, start + 1, end, code, fields, first)
+    if "status" in fields.values and not any(lines[i].strip() for i in range(start + 1, end)):
+        lines[start] = ""
 
 
 def item(line: str) -> tuple[str, str] | None:
