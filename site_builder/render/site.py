@@ -97,9 +97,7 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     this one calls `waiting(message)` and waits. Returns what was built. Raises
     BuildRefused when the archive has errors, UnsafeOutput for an output folder that holds
     sources and OutputError (one line naming the path) when the output cannot be written;
-    in every case, and when anything fails midway, the previous output is left exactly as
-    it was (where the commit is journaled, one cut short by a kill is undone by the next
-    build).
+    in every case, and when anything fails midway, the previous output is left as it was.
     """
     started = time.perf_counter()
     report = progress or (lambda stage, done, total: None)

@@ -160,10 +160,12 @@ def test_a_superseded_record_points_at_the_one_in_force(client: Session):
 
 
 def test_records_for_paths_answers_the_rfcs_example(client: Session):
-    """The answer agents/rfc/0001 shows for site_builder/render/output/writer.py."""
+    """The answer agents/rfc/0001 shows for site_builder/render/output/writer.py, with the
+    record decided since (build/adr/0037, the whole-site exchange) among the current ones."""
     answer = client.answer("records_for_paths", paths=["site_builder/render/output/writer.py"])
-    assert answer["total"] == 9
+    assert answer["total"] == 10
     assert {r["id"] for r in answer["current"]} == {
+        "build/adr/0037-build-incrementally-and-exchange-the-whole-site",
         "build/adr/0022-body-cache-in-one-sqlite-file",
         "build/adr/0025-journal-the-commit-so-a-killed-build-is-undone",
         "build/adr/0009-deterministic-output-and-source-date-epoch",

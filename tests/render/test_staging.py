@@ -115,7 +115,7 @@ def test_a_writer_that_is_killed_is_one_error_not_a_hang(tmp_path: Path) -> None
 
 def test_without_a_writer_process_the_build_thread_creates_the_files(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(staging, "_start_writer", lambda root: None)
+    monkeypatch.setattr(staging, "_start_writer", lambda root, reuse: None)
     stager = Stager(tmp_path)
     stager.write("a/b/c.html", b"here")
     assert (tmp_path / "a/b/c.html").read_bytes() == b"here"  # at once, in this process
