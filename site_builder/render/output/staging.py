@@ -42,7 +42,7 @@ from site_builder.render.output import spare
 
 # A frame: the kind, the length of the path, the length of the content; then both.
 _HEADER = struct.Struct("!cII")
-_FILE, _LINK, _FLUSH = b"f", b"l", b"s"
+_FILE, _LINKS, _FLUSH = b"f", b"l", b"s"
 _DONE = b"done\n"
 # The pipe to the writer holds this much (where the system lets a pipe grow), and the build
 # keeps at most BACKLOG_BYTES more that the pipe has not taken yet (a page is 10–40 KB).
@@ -137,14 +137,15 @@ class Stager:
             return
         self._send(_FILE, rel, content)
 
-    def link(self, rel: str, source: Path) -> None:
-        """Make the file `rel` a hard link to `source`, soon (`Folders.link`). Raises
-        StagingFailed as `write` does."""
+    def link_all(self, rels: list[str], source: Path) -> None:
+        """Make each file of `rels` a hard link to the file of that path under `source`,
+        soon (`Folders.link`), in one frame. Raises StagingFailed as `write` does."""
         self._raise_said()
         if self._writer is None:
-            self._here(self._folders.link, rel, os.fsencode(source))
+            for rel in rels:
+                self._here(self._folders.link, rel, os.fsencode(source / rel))
             return
-        self._send(_LINK, rel, os.fsencode(source))
+        self._send(_LINKS, os.fsdecode(source), "\0".join(rels).encode("utf-8", "surrogateescape"))
 
     def flush(self) -> None:
         """Wait until every file handed over exists. Raises StagingFailed as `write` does."""
@@ -340,8 +341,9 @@ def serve_forever() -> None:
                 answers.write(_DONE if failure is None else _said(failure))
             elif failure is None:
                 try:
-                    if kind == _LINK:
-                        folders.link(rel, content)
+                    if kind == _LINKS:
+                        for name in content.decode("utf-8", "surrogateescape").split("\0"):
+                            folders.link(name, os.fsencode(os.path.join(rel, name)))
                     else:
                         folders.create(rel, content)
                 except StagingFailed as failed:
