@@ -91,3 +91,41 @@ def test_a_program_the_engine_refuses_is_compiled_by_re():
     made: lexers.Programs = {}
     assert lexers._pattern(kept, made, regex, flags) == re.compile(regex, flags)
     assert made == {(regex, flags): program}
+
+
+def _texts(language: str, count: int) -> list[str]:
+    """Random texts of the characters code is made of, and one of every snippet joined."""
+    import random
+
+    chance = random.Random(language)
+    alphabet = "abcdefxyz_ 0123456789\n\t'\"`{}()[]<>=+-*/\\#$%&|;:,.!?@^~"
+    texts = ["".join(chance.choice(alphabet) for _ in range(chance.randint(0, 300)))
+             for _ in range(count)]
+    return [*texts, *SNIPPETS.values(), "\n".join(SNIPPETS.values())]
+
+
+def test_joined_rules_find_the_tokens_pygments_finds():
+    from pygments.lexers import get_lexer_by_name
+
+    joined = 0
+    for language in ("python", "sql", "bash", "typescript", "go", "javascript", "c", "rust",
+                     "html", "css", "toml", "diff", "ruby", "java"):
+        ours, theirs = lexers.lexer(language), get_lexer_by_name(language)
+        assert type(ours) is type(theirs)
+        joined += "get_tokens_unprocessed" in vars(ours)
+        for text in _texts(language, 60):
+            assert list(ours.get_tokens(text)) == list(theirs.get_tokens(text)), text
+    assert joined >= 10  # the lexers that keep RegexLexer's loop use the joined one
+
+
+def test_a_rule_that_counts_groups_or_sets_its_own_flags_is_tried_alone():
+    from site_builder.render.markdown import lexing
+
+    def rule(regex: str, flags: int = re.MULTILINE) -> tuple[object, None, None]:
+        return re.compile(regex, flags).match, None, None
+
+    rules = [rule(r"a+"), rule(r"b+"), rule(r"(['\"]).*?\1"), rule(r"(?i)c"), rule(r"d"),
+             rule(r"e", re.VERBOSE), rule(r"f"), rule(r"g")]
+    steps = lexing._tries(rules, lambda regex, flags: re.compile(regex, flags))
+    assert [len(step[1]) if len(step) == 2 else step for step in steps] == [
+        2, rules[2], rules[3], rules[4], rules[5], 2]

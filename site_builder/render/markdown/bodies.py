@@ -42,7 +42,7 @@ _RENDERING_MODULES = (
     "site_builder.text.gfm", "site_builder.archive.body_limits", "site_builder.archive.attachments",
     *(f"site_builder.render.markdown.{name}" for name in (
         "renderers", "table_alignment", "sanitise", "html_pass", "headings", "highlight", "lexers",
-        "links", "to_html", "diagrams")))
+        "lexing", "links", "to_html", "diagrams")))
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.base.installed import machine_cache
+from site_builder.render.markdown import lexing
 
 # What `_sre.compile` is given: pattern, flags, code, groups, group index, index group.
 Program = tuple[str, int, list[int], int, dict[str, int], tuple[str | None, ...]]
@@ -49,13 +50,22 @@ def lexer(language: str) -> Any | None:
         kind = find_lexer_class_by_name(language)
     except ClassNotFound:
         return None
-    if "_tokens" in vars(kind):  # this process has compiled its patterns already
-        return kind()
     path = folder() / f"{kind.__module__}.{kind.__qualname__}.marshal"
     kept = _read(path)
     made: Programs = {}
-    with _patterns_from(lambda regex, flags: _pattern(kept, made, regex, flags)):
+
+    def compile_pattern(regex: str, flags: int) -> re.Pattern[str]:
+        return _pattern(kept, made, regex, flags)
+
+    def joinable(regex: str, flags: int) -> re.Pattern[str] | None:
+        try:
+            return compile_pattern(regex, flags)
+        except (re.error, OverflowError, RecursionError):  # left unjoined
+            return None
+
+    with _patterns_from(compile_pattern):
         made_lexer = kind()
+    lexing.speed_up(made_lexer, joinable)
     if made:
         _keep(path, {**kept, **made})
     return made_lexer
