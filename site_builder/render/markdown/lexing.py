@@ -133,9 +133,9 @@ def _first(steps: list[Try], statetokens: list[Rule], text: str,
             hit = step[0](text, pos)
             if hit is None:
                 continue
-            rule = step[1][hit.lastindex or 0]
-            m = rule[0](text, pos)
-            if m is None:  # never, as the engine works; Pygments' own loop decides
+            rule = step[1].get(hit.lastindex or 0)
+            m = rule[0](text, pos) if rule is not None else None
+            if rule is None or m is None:  # never, as the engine works: Pygments' loop decides
                 break
             return rule, m
         m = step[0](text, pos)
