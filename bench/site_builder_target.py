@@ -37,7 +37,8 @@ def has(name: str) -> bool:
 
 
 # Compiles every built-in template into the machine's cache (render/theme.machine_cache),
-# as the first build on a machine does.
+# and the Pygments lexers of the corpus's languages (render/markdown/lexers), as the first
+# build on a machine does.
 _COMPILE_TEMPLATES = """
 import sys, tempfile
 from pathlib import Path
@@ -45,6 +46,13 @@ from site_builder.render.pages.theme import Theme, builtin_folder
 theme = Theme(Path(tempfile.mkdtemp()))
 for path in sorted(builtin_folder("templates").glob("*.html")):
     theme.template(path.name)
+try:
+    from site_builder.render.markdown.lexers import lexer
+except ImportError:  # a checkout from before the lexers were kept
+    lexer = None
+from bench.make_corpus import CODE_SNIPPETS
+for language in sorted(CODE_SNIPPETS) if lexer is not None else ():
+    lexer(language)
 """
 
 
@@ -53,9 +61,10 @@ def prepare() -> str:
     compiles every module of a wheel), so that no timed build compiles them: with
     PYTHONDONTWRITEBYTECODE set, as on the machines measured here, an editable checkout would
     otherwise compile every module from source on every run (about 0.1 s). Then compile the
-    built-in templates into the machine's cache, as the first build on a machine does (0.1-0.17
-    s, once): a cold build has no output and no cache of the archive's own, but the machine's
-    site-builder has built before. Returns what it did, for the log."""
+    built-in templates and the corpus languages' Pygments lexers into the machine's cache, as
+    the first build on a machine does (0.1-0.17 s each, once): a cold build has no output and
+    no cache of the archive's own, but the machine's site-builder has built before. Returns
+    what it did, for the log."""
     done = subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "site_builder")],
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
@@ -65,7 +74,7 @@ def prepare() -> str:
     if done.returncode != 0:
         return f"could not compile the built-in templates: {done.stderr[-200:]}"
     return ("compiled site_builder to bytecode, as an installed package is, and its built-in "
-            "templates, as a first build on the machine does")
+            "templates and lexers, as a first build on the machine does")
 
 
 def version() -> str:

@@ -137,8 +137,17 @@ def _first_query_bytes(results: Results) -> float | None:
     return results.first_query[1] if results.first_query else None
 
 
-# SPEC §8: the cold full build at every size is at most Hugo's wall time (aim: 0.75×).
+# SPEC §8 as build/rfc/0003 decided it: the cold full build is at most Hugo's wall time from
+# 1,000 records up, and at most 1.5× below that, where the interpreter and its libraries
+# alone take most of Hugo's whole build (aim: 0.75×).
 HUGO_RATIO = 1.0
+SMALL_HUGO_RATIO = 1.5
+SMALL_BELOW = 1_000
+
+
+def hugo_ratio(size: int) -> float:
+    """The most a cold build of `size` records may take, as a multiple of Hugo's."""
+    return SMALL_HUGO_RATIO if size < SMALL_BELOW else HUGO_RATIO
 
 
 def _ratio_at(size: int, kind: str) -> Callable[[Results], float | None]:
@@ -157,15 +166,18 @@ def size_targets(results: Results) -> list[Target]:
                        profile="build")]
     targets = []
     for size in sorted(results.by_size):
+        limit = hugo_ratio(size)
         targets.append(Target(
-            f"build-vs-hugo-{size}", f"full build, {size:,} records ≤ 1.0× Hugo's wall time",
-            HUGO_RATIO, _ratio_at(size, "build"), _times, profile="build"))
+            f"build-vs-hugo-{size}",
+            f"full build, {size:,} records ≤ {limit:.1f}× Hugo's wall time",
+            limit, _ratio_at(size, "build"), _times, profile="build"))
     for size in sorted(results.by_size):
         if f"trimmed.{SITE_BUILDER}" in results.by_size[size].seconds:
+            limit = hugo_ratio(size)
             targets.append(Target(
                 f"trimmed-vs-hugo-{size}",
-                f"full build after fstrim + dropped caches, {size:,} records ≤ 1.0× Hugo's",
-                HUGO_RATIO, _ratio_at(size, "trimmed"), _times, profile="build"))
+                f"full build after fstrim + dropped caches, {size:,} records ≤ {limit:.1f}× "
+                "Hugo's", limit, _ratio_at(size, "trimmed"), _times, profile="build"))
     return targets
 
 

@@ -1,4 +1,5 @@
-"""The versions of the installed distributions, as the build's caches and stamp record them."""
+"""The versions of the installed distributions, as the build's caches and stamp record them,
+and the machine's cache of what this copy of site-builder compiled."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import os
 import re
 import sys
 from functools import cache
+from pathlib import Path
+
+import site_builder
 
 _DISTRIBUTION = re.compile(r"(?P<name>[^-]+)-(?P<version>[^-]+?)\.(?:dist|egg)-info")
 
@@ -35,3 +39,10 @@ def installed_versions() -> dict[str, str]:
             if found:
                 versions.setdefault(normal_name(found["name"]), found["version"])
     return versions
+
+
+def machine_cache(kind: str) -> Path:
+    """The folder of the machine's cache holding `kind` (`templates`, `lexers`): in the
+    user's cache folder (`$XDG_CACHE_HOME`, else `~/.cache`), one per site-builder version."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "site-builder" / site_builder.__version__ / kind

@@ -8,8 +8,9 @@
 
 Each command module has `register(sub, common)`, which adds its parser and the function
 that runs it; the functions import what they need when they run, so `--help` and `build`
-never load the query engine, the MCP client or the live preview. No other package imports
-this one.
+never load the query engine, the MCP client or the live preview. A command line that names
+its command imports that command's module alone (`search` registers its flags from the MCP
+tool rows, which a build never needs). No other package imports this one.
 
 Exit codes: 0 ok, 1 the archive has errors (or a step failed), 2 a usage error.
 """
@@ -17,37 +18,28 @@ Exit codes: 0 ok, 1 the archive has errors (or a step failed), 2 a usage error.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from site_builder import __version__
-from site_builder.cli import (
-    build,
-    check,
-    graph,
-    import_command,
-    init,
-    mcp,
-    new,
-    search,
-    serve,
-    sources,
-)
-from site_builder.cli.common import Subcommands, fail
+from site_builder.cli.common import fail
 from site_builder.errors import ARCHIVE_ERRORS, OK, SiteBuilderError
 
 __all__ = ["build_parser", "main"]
 
-Register = Callable[[Subcommands, argparse.ArgumentParser], None]
-# In the order `--help` lists them.
-COMMANDS: tuple[Register, ...] = (
-    init.register, import_command.register, new.register, check.register, search.register,
-    build.register, graph.register, sources.register, mcp.register, serve.register,
+# Each command's name and the module of this package that registers it, in the order
+# `--help` lists them (`search` registers `show` too).
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("init", "init"), ("import", "import_command"), ("new", "new"), ("check", "check"),
+    ("search", "search"), ("show", "search"), ("build", "build"), ("graph", "graph"),
+    ("sources", "sources"), ("mcp", "mcp"), ("serve", "serve"),
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of every command."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; with `command` (one of COMMANDS' names), of that one
+    alone, which parses its command lines exactly as the whole parser does."""
     parser = argparse.ArgumentParser(
         prog="site-builder",
         description="A static-site generator for decision records, and an MCP server over them.")
@@ -56,16 +48,18 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--root", metavar="DIR",
                         help="folder holding site.yml (default: this folder or the nearest above)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for register in COMMANDS:
-        register(sub, common)
+    modules = [module for name, module in COMMANDS if command in (None, name)]
+    for module in dict.fromkeys(modules):
+        importlib.import_module(f"site_builder.cli.{module}").register(sub, common)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; its exit status. A failure the command did not foresee is one line
     naming where it happened, exit 1, never a traceback."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    named = argv[0] if argv and any(argv[0] == name for name, _ in COMMANDS) else None
+    args = build_parser(named).parse_args(argv)
     try:
         code: int = args.func(args)
         return code

@@ -46,6 +46,10 @@ def test_each_size_has_its_own_target_against_hugo_and_one_after_fstrim():
     assert verdicts["build-vs-hugo-1000"].describe() == "**missed** by 20%"
     assert verdicts["build-vs-hugo-10000"].met
     assert verdicts["trimmed-vs-hugo-100"].value == pytest.approx(1.125)
+    assert verdicts["trimmed-vs-hugo-100"].met  # below 1,000 records the limit is 1.5×
+    assert verdicts["trimmed-vs-hugo-100"].target.text.endswith("≤ 1.5× Hugo's")
+    assert verdicts["build-vs-hugo-1000"].target.text.endswith("≤ 1.0× Hugo's wall time")
+    assert verdicts["trimmed-vs-hugo-10000"].met is False
     assert verdicts["trimmed-vs-hugo-10000"].value == pytest.approx(2.0)
     assert "trimmed-vs-hugo-1000" not in verdicts  # not measured at that size
 

@@ -48,6 +48,9 @@ def one_line(text: str) -> str:
 
 
 _RUN = re.compile(r"`+")
+# The characters `_encode` may change; a text without any is written as it is (most titles
+# and descriptions: the walk below, a character at a time, was most of writing llms.txt).
+_MAY_CHANGE = re.compile(r"[`\\<\[\]]")
 
 
 def _code_spans(text: str) -> dict[int, int]:
@@ -76,6 +79,8 @@ def _code_spans(text: str) -> dict[int, int]:
 def _encode(text: str, brackets: bool) -> str:
     """`text` (one line) with the characters that could break out of their place as
     character references; `brackets`: every `[` and `]` too (link text). Returns the text."""
+    if _MAY_CHANGE.search(text) is None:
+        return text
     spans = _code_spans(text)
     out: list[str] = []
     i = 0

@@ -6,6 +6,8 @@
 - `links.py`           links between source files, rewritten for the pages
 - `headings.py`        heading ids and the table of contents, as data
 - `highlight.py`       fenced code highlighted by Pygments at build time
+- `lexers.py`          Pygments lexers, their patterns compiled once per machine
+- `lexing.py`          a lexer's rules tried with one pattern per state
 - `diagrams.py`        Mermaid fences kept as code, found again by the pages
 - `sanitise.py`        HTML reduced to an allow-list with nh3
 - `table_alignment.py` Python-Markdown's column alignment as a class

@@ -41,8 +41,8 @@ RENDERER_PACKAGES = ("cmarkgfm", "markdown", "pygments", "pymdown-extensions", "
 _RENDERING_MODULES = (
     "site_builder.text.gfm", "site_builder.archive.body_limits", "site_builder.archive.attachments",
     *(f"site_builder.render.markdown.{name}" for name in (
-        "renderers", "table_alignment", "sanitise", "html_pass", "headings", "highlight", "links",
-        "to_html", "diagrams")))
+        "renderers", "table_alignment", "sanitise", "html_pass", "headings", "highlight", "lexers",
+        "lexing", "links", "to_html", "diagrams")))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,10 +8,11 @@ draws them, and without JavaScript the code stays readable.
 from __future__ import annotations
 
 import html
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from site_builder.render.markdown import diagrams
+from site_builder.render.markdown.lexers import lexer
 
 HIGHLIGHT_CLASS = "highlight"
 # Languages drawn or handled in the browser, never coloured here.
@@ -26,24 +27,14 @@ def _pygments() -> tuple[Any, Any]:
     return highlight, HtmlFormatter(cssclass=HIGHLIGHT_CLASS, wrapcode=True)
 
 
-@lru_cache(maxsize=256)
-def _lexer(language: str) -> Any | None:
-    from pygments.lexers import get_lexer_by_name
-    from pygments.util import ClassNotFound
-    try:
-        return get_lexer_by_name(language)
-    except ClassNotFound:
-        return None
-
-
 def highlight_block(language: str, escaped_code: str) -> str | None:
     """`<div class="highlight"><pre>…</pre></div>` for the code of a fenced block (as
     escaped in the HTML), or None when the block is to stay as it is."""
     language = html.unescape(language).strip().lower()
     if not language or language in UNTOUCHED:
         return None
-    lexer = _lexer(language)
-    if lexer is None:
+    found = lexer(language)
+    if found is None:
         return None
     highlight, formatter = _pygments()
-    return str(highlight(html.unescape(escaped_code), lexer, formatter))
+    return str(highlight(html.unescape(escaped_code), found, formatter))

@@ -25,6 +25,7 @@ import jinja2
 from jinja2.loaders import split_template_path
 
 import site_builder
+from site_builder.base import installed
 from site_builder.base.confined import MAX_RECORD_BYTES, Refused, inside, read_regular
 from site_builder.base.site_paths import ASSETS, FAVICON
 from site_builder.render.markdown.title_html import inline_code
@@ -62,8 +63,7 @@ COMPILED_FOLDER = Path(".site-builder") / "cache" / "templates"
 def machine_cache() -> Path:
     """Where the built-in templates are kept compiled: the user's cache folder
     (`$XDG_CACHE_HOME`, else `~/.cache`), one folder per site-builder version."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "site-builder" / site_builder.__version__ / "templates"
+    return installed.machine_cache("templates")
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):
