@@ -218,7 +218,7 @@ def search_records(
         hits = [r for r in hits if _field_matches(r, *field_filter)]
     meant = None
     if query and query.strip():
-        ranked = index_for(archive).search(query)
+        ranked = index_for(archive).search(query, archive)
         meant = ranked.did_you_mean
         records = archive.records
         numbers = sorted(ranked.numbers) if sort == "date" else ranked.numbers
