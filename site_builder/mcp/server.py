@@ -19,7 +19,7 @@ from site_builder import __version__
 from site_builder.access.source import Log, Source, SourceError, log_to_stderr
 from site_builder.archive.archive import Archive
 from site_builder.mcp import completion, envelope, prompts, resources, tools
-from site_builder.mcp.envelope import CacheHints
+from site_builder.mcp.envelope import CacheHints, call_result, tool_error
 from site_builder.mcp.protocol import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -79,11 +79,6 @@ _MODERN_METHODS = frozenset({"server/discover", "tools/list", "tools/call", "res
                              "prompts/get", "completion/complete"})
 
 
-def tool_error(message: str) -> dict[str, Any]:
-    """A tools/call result that reports a problem the agent can act on."""
-    return {"content": [{"type": "text", "text": message}], "isError": True}
-
-
 @dataclass(slots=True)
 class Connection:
     """What the handshake era remembers of a client: the revision `initialize` settled on
@@ -109,7 +104,7 @@ class Server:
         self.connection = Connection()  # the stdio client's; HTTP passes one per request
         self._log = log
         self._warm_pending = False
-        self._served: Archive | None = None
+        self.served: Archive | None = None  # what the last call was answered from
         self._methods: dict[str, Handler] = {
             "initialize": self._initialize,
             "server/discover": self._discover,
@@ -271,9 +266,9 @@ class Server:
         """The source's archive; one replacing the last served (an edit, a republished site)
         takes over its text index, updated then, not remade. Raises SourceError."""
         archive = self.source.archive()
-        if self._served is not None and archive is not self._served:
-            follow(archive, self._served)
-        self._served = archive
+        if self.served is not None and archive is not self.served:
+            follow(archive, self.served)
+        self.served = archive
         return archive
 
     # ---- tools ------------------------------------------------------------------------------
@@ -297,10 +292,7 @@ class Server:
             answer, text = tools.run(tool, self._current(), given)
         except (query.QueryError, SourceError, tools.UnencodableAnswer) as exc:
             return tool_error(str(exc))
-        out: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": False}
-        if at_least(version, "2025-06-18"):
-            out["structuredContent"] = answer
-        return out
+        return call_result(answer, text, version)
 
     # ---- prompts -----------------------------------------------------------------------------
 
