@@ -1,14 +1,16 @@
 """`site-builder mcp --http` under load: many concurrent clients for a fixed time.
 
     python bench/http_load.py --root example-site            # one archive, printed
+    python bench/http_load.py --root ARCHIVE --site ARCHIVE/_site   # remote mode too
     (make bench runs it on the corpus and puts the figures in the report)
 
-The server runs as a real subprocess on 127.0.0.1 in local mode (`--root`); `clients`
+The server runs as a real subprocess on 127.0.0.1 in local mode (`--root`), or in remote
+mode (`--url`) on the built site served by a static server there; `clients`
 asyncio tasks, each with its own keep-alive connection (HTTP/1.1 written by hand, so the
 load generator takes little of the cores it shares with the server), send 2026-07-28
 requests (stateless, as a hosted client does) back to back for `seconds`. The mix is mostly
-search_records with filters, the call SPEC §8's HTTP target names, with queries, get_record
-and list_tags between.
+search_records with filters, the call SPEC §8's HTTP target names, with every other tool
+between.
 Latency is measured per request from send to parsed answer; an error is anything but HTTP 200
 with a result that is not isError. The server's resident memory is sampled every second, so
 a leak shows as growth between the first and the last sample. The load generator shares the
@@ -35,6 +37,7 @@ if __name__ == "__main__":  # run as a script: import bench and site_builder fro
 
 import httpx
 
+from bench.http_site import StaticServer
 from bench.mcp_http import HttpServer
 from bench.mcp_timing import PROJECTS, QUERIES, STATUSES
 from bench.stats import percentile
@@ -83,13 +86,18 @@ class Load:
 
 def mix(ids: Sequence[str]) -> list[tuple[str, str, Any]]:
     """(kind, tool, arguments of the i-th call) of one round of the workload, over the
-    projects the ids name (the corpus's, or example-site's)."""
+    projects the ids name (the corpus's, or example-site's): search_records with filters
+    most of all, every other tool between."""
     projects = sorted({i.split("/")[0] for i in ids}) or list(PROJECTS)
     calls: list[tuple[str, str, Any]] = []
+    others: list[tuple[str, Any]] = [
+        ("list_projects", {}), ("list_fields", {}), ("list_authors", {"limit": 20}),
+        ("rfc_reviews", {}), ("list_superseded", {}),
+        ("records_for_paths", {"paths": ["src/payments/api.py", "docs"]})]
     for i in range(20):
+        project = projects[i % len(projects)]
         calls.append(("search_records, filters", "search_records",
-                      {"project": projects[i % len(projects)],
-                       "status": STATUSES[i % len(STATUSES)]}))
+                      {"project": project, "status": STATUSES[i % len(STATUSES)]}))
         if i % 4 == 0:
             calls.append(("search_records, query", "search_records",
                           {"query": QUERIES[i % len(QUERIES)]}))
@@ -97,6 +105,11 @@ def mix(ids: Sequence[str]) -> list[tuple[str, str, Any]]:
             calls.append(("get_record", "get_record", {"id": ids[(i * 131) % len(ids)]}))
         if i % 4 == 2:
             calls.append(("list_tags", "list_tags", {"limit": 20}))
+        if i % 4 == 3:
+            calls.append(("due_reviews", "due_reviews", {"project": project}))
+        if i % 3 == 0:
+            tool, arguments = others[(i // 3) % len(others)]
+            calls.append((tool, tool, arguments))
     return calls
 
 
@@ -210,8 +223,22 @@ def run(url: str, pid: int, ids: Sequence[str], clients: int, seconds: float) ->
 
 def measure(root: Path, ids: Sequence[str], clients: int = 50, seconds: float = 60,
             env: dict[str, str] | None = None) -> Load:
-    """The load run on the archive at `root`, after one warm-up round of every call."""
-    with HttpServer("--root", str(root), env=env) as server, \
+    """The load run on the archive at `root` (local mode), after one warm-up round of every
+    call."""
+    return _measure(["--root", str(root)], ids, clients, seconds, env)
+
+
+def measure_remote(site: Path, ids: Sequence[str], clients: int = 50,
+                   seconds: float = 60) -> Load:
+    """The load run in remote mode (`--url`) on the built site in `site`, served by a static
+    server on 127.0.0.1, after one warm-up round of every call."""
+    with StaticServer(site) as static:
+        return _measure(["--url", static.url], ids, clients, seconds)
+
+
+def _measure(args: list[str], ids: Sequence[str], clients: int, seconds: float,
+             env: dict[str, str] | None = None) -> Load:
+    with HttpServer(*args, env=env) as server, \
             httpx.Client(headers=HEADERS, timeout=120) as http:
         for number, (_, tool, arguments) in enumerate(mix(ids)):
             http.post(server.url, content=_body(number, tool, arguments)).raise_for_status()
@@ -228,6 +255,8 @@ def record_ids(root: Path) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, required=True, help="the archive to serve")
+    parser.add_argument("--site", type=Path,
+                        help="its built site, to load remote mode (--url) as well")
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
     args = parser.parse_args(argv)
@@ -237,6 +266,10 @@ def main(argv: list[str] | None = None) -> int:
         load = measure(root, ids, clients, args.seconds)
         print("\n".join(load.lines(f"MCP over HTTP on {root.name} ({len(ids):,} records)")))
         print()
+    if args.site is not None:
+        load = measure_remote(args.site.resolve(), ids, args.clients, args.seconds)
+        print("\n".join(load.lines(f"MCP over HTTP, remote mode, on {root.name} "
+                                   f"({len(ids):,} records)")))
     return 0
 
 

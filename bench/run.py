@@ -153,7 +153,8 @@ def measure_site_builder_services(args: argparse.Namespace, archive: corpus.Corp
 
 def measure_http_load(args: argparse.Namespace, root: Path, ids: list[str],
                       results: Results) -> None:
-    """The MCP HTTP server under load, on example-site and on the corpus."""
+    """The MCP HTTP server under load, on example-site and on the corpus (local mode, then
+    remote mode on the corpus's built site), and the ASGI factory with 1 and 2 workers."""
     example = HERE.parent / "example-site"
     for name, folder, folder_ids in (("example-site", example, http_load.record_ids(example)),
                                      (f"the {len(ids):,}-record corpus", root, ids)):
@@ -161,9 +162,14 @@ def measure_http_load(args: argparse.Namespace, root: Path, ids: list[str],
             f"{args.http_seconds:.0f} s")
         load = http_load.measure(folder, folder_ids, args.http_clients, args.http_seconds)
         results.load[name] = load.lines(f"MCP over HTTP on {name}, local mode")
-    filters = load.latencies.get("search_records, filters", [])
-    if filters:
-        results.seconds["mcp.http.filters"] = Summary.of(filters)
+    _store_load(results, "mcp.http", load)
+    site = sb.output_dir(root)
+    if (site / "decisions.json").exists():
+        say(f"loading the MCP HTTP server in remote mode on the {len(ids):,}-record site")
+        load = http_load.measure_remote(site, ids, args.http_clients, args.http_seconds)
+        results.load["remote"] = load.lines(
+            f"MCP over HTTP on the {len(ids):,}-record corpus's site, remote mode (--url)")
+        _store_load(results, "mcp.http.remote", load)
     for workers in (1, 2):
         say(f"loading uvicorn with {workers} worker(s) on the corpus")
         load = mcp_workers.measure_workers(root, ids, workers, args.http_clients,
@@ -171,6 +177,16 @@ def measure_http_load(args: argparse.Namespace, root: Path, ids: list[str],
         results.load[f"uvicorn-{workers}"] = load.lines(
             f"MCP over HTTP on the {len(ids):,}-record corpus, local mode, the ASGI factory "
             f"under uvicorn --workers {workers} (memory: the parent process only)")
+
+
+def _store_load(results: Results, name: str, load: http_load.Load) -> None:
+    """The latencies of search_records with filters, and of the call whose p99 was worst."""
+    filters = load.latencies.get("search_records, filters", [])
+    if filters:
+        results.seconds[f"{name}.filters"] = Summary.of(filters)
+    kinds = [Summary.of(values) for values in load.latencies.values() if values]
+    if kinds:
+        results.seconds[f"{name}.slowest"] = max(kinds, key=lambda s: s.p(99))
 
 
 def measure_search(archive: corpus.Corpus, folder: Path, results: Results) -> None:

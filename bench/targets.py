@@ -185,6 +185,10 @@ TARGETS = (
            _median("mcp.remote.cached"), format_seconds, profile="mcp-remote"),
     Target("mcp-http-load", "MCP over HTTP, 50 clients: search_records, filters p99 ≤ 100 ms",
            0.100, _p99("mcp.http.filters"), format_seconds),
+    Target("mcp-http-every-tool", "MCP over HTTP, 50 clients, local mode: every tool's p99 "
+           "≤ 100 ms", 0.100, _p99("mcp.http.slowest"), format_seconds),
+    Target("mcp-http-remote", "MCP over HTTP, 50 clients, remote mode: every tool's p99 "
+           "≤ 100 ms", 0.100, _p99("mcp.http.remote.slowest"), format_seconds),
     Target("mcp-start", "MCP server start → first answer ≤ 1 s (slower of local, remote)", 1.0,
            _slowest("mcp.local.start", "mcp.remote.start"), format_seconds,
            profile="mcp-start"),

@@ -11,10 +11,13 @@ server's time under 50 clients).
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
+import weakref
 from typing import Any
 
+from site_builder.archive.archive import Archive
 from site_builder.mcp import envelope, tools
 from site_builder.mcp.envelope import call_result
 from site_builder.mcp.protocol import (
@@ -25,7 +28,6 @@ from site_builder.mcp.protocol import (
     Request,
     RpcError,
     error,
-    result,
 )
 from site_builder.mcp.server import Connection, Server, encode_answers, parse_messages
 
@@ -80,16 +82,28 @@ def answer_at_once(server: Server, body: bytes, version: str | None,
     if not isinstance(message, Request) or message.method != "tools/call" \
             or message.is_notification or _header_mismatch(messages, asked) is not None:
         return None
-    answer = _cached_call(server, message, version or HANDSHAKE_VERSIONS[-1])
-    if answer is None:
+    value = _cached_call(server, message, version or HANDSHAKE_VERSIONS[-1])
+    if value is None:
         return None
-    line = encode_answers([answer], False)
-    return (200, line, []) if line is not None else None
+    try:
+        request_id = json.dumps(message.id, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: encode_answers escapes it
+        return None
+    # What `encode(result(id, value))` writes, the result encoded once per archive.
+    return 200, b'{"jsonrpc":"2.0","id":' + request_id + b',"result":' + value + b"}\n", []
 
 
-def _cached_call(server: Server, message: Request, version: str) -> dict[str, Any] | None:
-    """`server.handle(message)` for a tools/call answered before from the archive as it is
-    now; None for any other."""
+# The encoded results of calls answered at once, per Archive, by call, revision and hints:
+# encoding a record took more of the loop's time than everything else a cached call does.
+# Only the event loop's thread reads and writes it.
+_ENCODED: weakref.WeakKeyDictionary[Archive, dict[tuple[str, str, Any], bytes]] = (
+    weakref.WeakKeyDictionary())
+_MAX_ENCODED = 4096
+
+
+def _cached_call(server: Server, message: Request, version: str) -> bytes | None:
+    """The encoded result `server.handle(message)` would give, for a tools/call answered
+    before from the archive as it is now; None for any other."""
     try:
         modern = envelope.modern_version(message.method, message.params)
     except RpcError:
@@ -103,13 +117,25 @@ def _cached_call(server: Server, message: Request, version: str) -> dict[str, An
         given = tools.arguments(tool, message.params.get("arguments"))
     except tools.ArgumentError:
         return None
-    found = tools.cached(tool, archive, given)
-    if found is None:
-        return None
-    value = call_result(*found, modern or version)
-    if modern is not None:
-        value = envelope.decorate(message.method, value, server.hints)
-    return result(message.id, value)
+    key = (tools.call_key(tool, given), modern or version, server.hints)
+    table = _ENCODED.setdefault(archive, {})
+    encoded = table.get(key)
+    if encoded is None:
+        found = tools.cached(tool, archive, given)
+        if found is None:
+            return None
+        value = call_result(*found, modern or version)
+        if modern is not None:
+            value = envelope.decorate(message.method, value, server.hints)
+        try:
+            encoded = json.dumps(value, ensure_ascii=False, separators=(",", ":"),
+                                 allow_nan=False).encode("utf-8")
+        except (ValueError, UnicodeEncodeError):
+            return None
+        if len(table) >= _MAX_ENCODED:
+            table.clear()
+        table[key] = encoded
+    return encoded
 
 
 def session_version(headers: dict[str, str]) -> str | None:
