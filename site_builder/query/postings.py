@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from site_builder.archive.records import Record
-from site_builder.query.textwords import RULES, STOP, word_terms, words
+from site_builder.query.textwords import RULES, STOP, TERM_MEMO, word_terms, words
 
 _WEIGHTS: dict[str, int] = RULES["weights"]
 
@@ -61,8 +61,10 @@ def analyse(record: Record, body: str) -> Analysis:
     counts: dict[str, int] = {}
     seen: Counter[str] = Counter(words(body))
     length = 0
+    known = TERM_MEMO  # word_terms' own memo, read here first: this loop runs for every word
     for word, count in seen.items():
-        for term in word_terms(word):
+        memo = known.get(word)
+        for term in word_terms(word) if memo is None else memo:
             counts[term] = counts.get(term, 0) + count
             length += count
     people = " ".join([*record.authors, *record.deciders,
@@ -104,8 +106,9 @@ class Postings:
 
     # ---- changes ------------------------------------------------------------------------
 
-    def add(self, slot: int, analysis: Analysis) -> None:
-        """Hold a record's analysis in `slot` (a free slot, or the next one)."""
+    def add(self, slot: int, analysis: Analysis, last: bool = False) -> None:
+        """Hold a record's analysis in `slot` (a free slot, or the next one); `last` says
+        no held record has a higher slot (as in a first build), so postings just grow."""
         if slot == len(self.lengths):
             self.lengths.append(analysis.length)
         else:
@@ -122,15 +125,17 @@ class Postings:
                 counts[term] = array("I", (count,))
                 if self._vocabulary is not None:
                     bisect.insort(self._vocabulary, term)
-                continue
-            levels.pop(term, None)
-            if found[-1] < slot:  # the common case, and the only one of a first build
+            elif last:
                 found.append(slot)
                 counts[term].append(count)
             else:
+                levels.pop(term, None)
                 at = bisect.bisect_left(found, slot)
                 found.insert(at, slot)
                 counts[term].insert(at, count)
+        if last and levels:
+            for term in analysis.counts:
+                levels.pop(term, None)
 
     def remove(self, slot: int, analysis: Analysis) -> None:
         """Let go of the record in `slot`, whose analysis (as added) is `analysis`."""

@@ -142,7 +142,7 @@ class TextIndex:
         for number, record in enumerate(records):
             if checkpoint is not None and number % _CHECKPOINT_EVERY == 0:
                 checkpoint()
-            postings.add(number, analyse(record, bodies.get(record.id, "")))
+            postings.add(number, analyse(record, bodies.get(record.id, "")), last=True)
         self._postings = postings
         self._held = {r.id: r for r in records}
         self._slots = {r.id: n for n, r in enumerate(records)}
