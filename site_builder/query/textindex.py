@@ -26,11 +26,12 @@ stems and ranks a query exactly as this module does.
 from __future__ import annotations
 
 import bisect
+import heapq
 import math
 import threading
 import weakref
 from array import array
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -52,7 +53,7 @@ from site_builder.query.textwords import (
     words,
 )
 
-__all__ = ["RULES", "Query", "Ranked", "TextIndex", "combine", "current_first", "extends",
+__all__ = ["RULES", "Query", "Ranked", "TextIndex", "Window", "combine", "current_first", "extends",
            "fold", "follow", "index_for", "memoised", "one_edit", "parse", "record_key",
            "ref_key", "stem", "terms", "word_terms", "words"]
 
@@ -66,10 +67,12 @@ def idf(documents: int, total: int) -> int:
 
 @dataclass(slots=True)
 class Ranked:
-    """A query's answer: matching record numbers, best first, and the corrected query."""
+    """A query's answer: matching record numbers, best first (those its window asked for),
+    the corrected query, and how many records match in all."""
 
     numbers: list[int]
     did_you_mean: str | None
+    total: int
 
 
 # Records analysed between two calls of a checkpoint: some 50 ms of work.
@@ -269,9 +272,10 @@ class TextIndex:
             return None
         return next((w for w in self.typo_words if one_edit(word, w)), None)
 
-    def search(self, text: str, archive: Archive | None = None) -> Ranked:
+    def search(self, text: str, archive: Archive | None = None,
+               window: Window | None = None) -> Ranked:
         """The records of `archive` (the index's own, when not given) matching query `text`,
-        best first (see the module docstring)."""
+        best first (see the module docstring), within `window` (all of them by default)."""
         with self._lock:
             self._ready(self._target(archive))
             query = parse(text)
@@ -288,38 +292,65 @@ class TextIndex:
                         for other in word_terms(better):
                             found.update(self._matches(better, other, False))
                 lists.append(found)
-            numbers = combine(lists, self.total, self.keys.get(query.ref or "", []),
-                              self.chains)
+            numbers, total = combine(lists, self.total, self.keys.get(query.ref or "", []),
+                                     self.chains, window)
             mean = None
             if corrected:
                 mean = " ".join(corrected.get(w, w) for w in words(text))
-            return Ranked(numbers, mean)
+            return Ranked(numbers, mean, total)
 
 
 def combine(lists: Sequence[Mapping[int, int]], total: int, first: Iterable[int],
-            chains: Mapping[int, Sequence[int]] | None = None) -> list[int]:
-    """Record numbers holding any term's postings (record number → level), ranked: the
-    numbers in `first`, then more terms held, higher score, lower number (newer), the
-    replacements of a superseded record (`chains`: number → its chain, direct replacement
-    first) moved before it, the end of the chain first."""
+            chains: Mapping[int, Sequence[int]] | None = None, window: Window | None = None,
+            ) -> tuple[list[int], int]:
+    """Record numbers holding any term's postings (record number → level), ranked, and how
+    many there are: the numbers in `first`, then more terms held, higher score, lower number
+    (newer), the replacements of a superseded record (`chains`: number → its chain, direct
+    replacement first) moved before it, the end of the chain first. `window` keeps only
+    some numbers, orders them by number alone, or asks for the first few only."""
+    window = window or Window()
     held: dict[int, int] = {}
     # One integer per record orders it: each term held adds 2**40, far above any score.
     for found in lists:
         weight = idf(len(found), total)
         for number, value in found.items():
             held[number] = held.get(number, 0) + (1 << 40) + weight * value
-    top = list(dict.fromkeys(first))
+    keep = window.keep
+    if keep is not None:
+        held = {n: held[n] for n in keep if n in held} if len(keep) < len(held) else {
+            n: rank for n, rank in held.items() if n in keep}
+    top = [n for n in dict.fromkeys(first) if keep is None or n in keep]
     chosen = set(top)
-    keyed = sorted(((-rank, number) for number, rank in held.items() if number not in chosen))
-    return top + current_first([number for _, number in keyed], chains or {})
+    rest = held.keys() - chosen
+    if window.by_number:
+        return sorted(chosen | rest)[:window.first], len(top) + len(rest)
+    # The first `first` of the full order come from its first `first` ranked numbers and
+    # their replacements (current_first), so only those are sorted.
+    keyed = ((-held[number], number) for number in rest)
+    ordered = sorted(keyed) if window.first is None else heapq.nsmallest(window.first, keyed)
+    ranked = current_first([number for _, number in ordered], chains or {}, rest)
+    return (top + ranked)[:window.first], len(top) + len(rest)
 
 
-def current_first(ranked: list[int], chains: Mapping[int, Sequence[int]]) -> list[int]:
-    """`ranked` with each record's matching replacements placed just before it (the end of
-    its chain first), where they were not already before it."""
+@dataclass(frozen=True, slots=True)
+class Window:
+    """Which of a query's matches `combine` ranks: only those in `keep` (None: all), by
+    number alone (`by_number`: newest first) rather than by relevance, and only the first
+    `first` of them (None: every one)."""
+
+    keep: Collection[int] | None = None
+    by_number: bool = False
+    first: int | None = None
+
+
+def current_first(ranked: list[int], chains: Mapping[int, Sequence[int]],
+                  matched: Collection[int] | None = None) -> list[int]:
+    """`ranked` with each record's matching replacements (those in `matched`, `ranked`'s
+    own when not given) placed just before it (the end of its chain first), where they were
+    not already before it."""
     if not chains:
         return ranked
-    matched = set(ranked)
+    matched = set(ranked) if matched is None else matched
     placed: set[int] = set()
     out: list[int] = []
     for number in ranked:
