@@ -265,20 +265,31 @@ def main(argv: list[str] | None = None) -> int:
     work = args.work.resolve()
     say(sb.prepare())
     by_size: dict[int, Results] = {}
+    archives: dict[int, tuple[corpus.Corpus, Path]] = {}
     for records in sizes:
-        archive, folder, by_size[records] = measure_size(args, work, records)
-    results = by_size[sizes[-1]]
+        measured, where, by_size[records] = measure_size(args, work, records)
+        archives[records] = (measured, where)
+    # The services are measured at 10,000 records (or the largest size below it); a larger
+    # size adds MCP local mode's start and calls (SPEC §8's 100,000-record row).
+    at = max([n for n in sizes if n <= DEFAULT_RECORDS] or [sizes[-1]])
+    archive, folder = archives[at]
+    results = by_size[at]
     results.by_size = by_size
-    for at in by_size.values():
-        for name, why in at.skipped.items():
+    for measured_at in by_size.values():
+        for name, why in measured_at.skipped.items():
             results.skipped.setdefault(name, why)
     measure_site_builder_services(args, archive, results)
+    for records in (n for n in sizes if n > at):
+        big = archives[records][0]
+        say(f"timing the MCP server, local mode, at {records:,} records")
+        mcp_timing.measure_local(big.root, [big.record_id(p) for p in big.record_files()],
+                                 1, args.calls, by_size[records])
     measure_search(archive, folder / "search", results)
     if not args.no_profile:
         profile_misses(archive, folder / "profiles", results)
     text = reporting.render(results, judge(results))
     print(text)
-    target = args.results or (HERE / "RESULTS.md" if sizes[-1] == DEFAULT_RECORDS
+    target = args.results or (HERE / "RESULTS.md" if at == DEFAULT_RECORDS
                               else work / f"RESULTS-{sizes[-1]}.md")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
