@@ -26,18 +26,17 @@ stems and ranks a query exactly as this module does.
 from __future__ import annotations
 
 import bisect
-import heapq
-import math
 import threading
 import weakref
 from array import array
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
 from site_builder.query.postings import Postings, analyse
+from site_builder.query.ranking import Window, combine, current_first
 from site_builder.query.textwords import (
     RULES,
     Query,
@@ -56,13 +55,6 @@ from site_builder.query.textwords import (
 __all__ = ["RULES", "Query", "Ranked", "TextIndex", "Window", "combine", "current_first", "extends",
            "fold", "follow", "index_for", "memoised", "one_edit", "parse", "record_key",
            "ref_key", "stem", "terms", "word_terms", "words"]
-
-
-def idf(documents: int, total: int) -> int:
-    """BM25's inverse document frequency of a term held by `documents` of `total` records,
-    scaled to an integer."""
-    scale: float = RULES["idfScale"]
-    return round(scale * math.log(1 + (total - documents + 0.5) / (documents + 0.5)))
 
 
 @dataclass(slots=True)
@@ -260,9 +252,12 @@ class TextIndex:
     def _matches(self, word: str, term: str, prefix: bool) -> dict[int, int]:
         if not prefix:
             return self._term(term) if self._has(term) else {}
-        merged: dict[int, int] = {}
-        for expansion in self._expansions(word):
-            for number, value in self._term(expansion).items():
+        found = sorted((self._term(t) for t in self._expansions(word)), key=len, reverse=True)
+        if not found:
+            return {}
+        merged = dict(found[0])  # the longest as it is: most words have one expansion
+        for other in found[1:]:
+            for number, value in other.items():
                 if value > merged.get(number, 0):
                     merged[number] = value
         return merged
@@ -298,71 +293,6 @@ class TextIndex:
             if corrected:
                 mean = " ".join(corrected.get(w, w) for w in words(text))
             return Ranked(numbers, mean, total)
-
-
-def combine(lists: Sequence[Mapping[int, int]], total: int, first: Iterable[int],
-            chains: Mapping[int, Sequence[int]] | None = None, window: Window | None = None,
-            ) -> tuple[list[int], int]:
-    """Record numbers holding any term's postings (record number → level), ranked, and how
-    many there are: the numbers in `first`, then more terms held, higher score, lower number
-    (newer), the replacements of a superseded record (`chains`: number → its chain, direct
-    replacement first) moved before it, the end of the chain first. `window` keeps only
-    some numbers, orders them by number alone, or asks for the first few only."""
-    window = window or Window()
-    held: dict[int, int] = {}
-    # One integer per record orders it: each term held adds 2**40, far above any score.
-    for found in lists:
-        weight = idf(len(found), total)
-        for number, value in found.items():
-            held[number] = held.get(number, 0) + (1 << 40) + weight * value
-    keep = window.keep
-    if keep is not None:
-        held = {n: held[n] for n in keep if n in held} if len(keep) < len(held) else {
-            n: rank for n, rank in held.items() if n in keep}
-    top = [n for n in dict.fromkeys(first) if keep is None or n in keep]
-    chosen = set(top)
-    rest = held.keys() - chosen
-    if window.by_number:
-        return sorted(chosen | rest)[:window.first], len(top) + len(rest)
-    # The first `first` of the full order come from its first `first` ranked numbers and
-    # their replacements (current_first), so only those are sorted.
-    keyed = ((-held[number], number) for number in rest)
-    ordered = sorted(keyed) if window.first is None else heapq.nsmallest(window.first, keyed)
-    ranked = current_first([number for _, number in ordered], chains or {}, rest)
-    return (top + ranked)[:window.first], len(top) + len(rest)
-
-
-@dataclass(frozen=True, slots=True)
-class Window:
-    """Which of a query's matches `combine` ranks: only those in `keep` (None: all), by
-    number alone (`by_number`: newest first) rather than by relevance, and only the first
-    `first` of them (None: every one)."""
-
-    keep: Collection[int] | None = None
-    by_number: bool = False
-    first: int | None = None
-
-
-def current_first(ranked: list[int], chains: Mapping[int, Sequence[int]],
-                  matched: Collection[int] | None = None) -> list[int]:
-    """`ranked` with each record's matching replacements (those in `matched`, `ranked`'s
-    own when not given) placed just before it (the end of its chain first), where they were
-    not already before it."""
-    if not chains:
-        return ranked
-    matched = set(ranked) if matched is None else matched
-    placed: set[int] = set()
-    out: list[int] = []
-    for number in ranked:
-        if number in placed:
-            continue
-        for newer in reversed(chains.get(number, ())):
-            if newer in matched and newer not in placed:
-                out.append(newer)
-                placed.add(newer)
-        out.append(number)
-        placed.add(number)
-    return out
 
 
 _Index = TypeVar("_Index")
