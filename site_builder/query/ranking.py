@@ -29,30 +29,56 @@ def combine(lists: Sequence[Mapping[int, int]], total: int, first: Iterable[int]
     replacement first) moved before it, the end of the chain first. `window` keeps only
     some numbers, orders them by number alone, or asks for the first few only."""
     window = window or Window()
+    lists = sorted((found for found in lists if found), key=len)
+    weights = [idf(len(found), total) for found in lists]
+    keep = window.keep
+    top = [n for n in dict.fromkeys(first) if keep is None or n in keep]
+    chosen = set(top)
+    rest = set().union(*lists)
+    if keep is not None:
+        rest.intersection_update(keep)
+    rest -= chosen
+    count = len(top) + len(rest)
+    if window.by_number:
+        return sorted(chosen | rest)[:window.first], count
+    want = window.first
+    # Holding every term outranks holding fewer, so when enough records hold every term,
+    # the first `want` are among them and only they are scored: worth it when the shortest
+    # postings are short beside all of them (scoring one number looks in every list).
+    every: list[int] = []
+    if want is not None and lists and 2 * len(lists[0]) * len(lists) < sum(map(len, lists)):
+        every = [n for n in lists[0] if n in rest and all(n in f for f in lists[1:])]
+    if want is not None and len(every) >= want:
+        scored = _scores(lists, weights, every)
+    else:
+        scored = _scores(lists, weights)
+        if keep is not None or chosen:
+            scored = {n: scored[n] for n in rest} if len(rest) < len(scored) else {
+                n: rank for n, rank in scored.items() if n in rest}
+    keyed = ((-rank, number) for number, rank in scored.items())
+    # The first `want` of the whole order come from its first `want` ranked numbers and
+    # their replacements (current_first), so only those are sorted.
+    ordered = sorted(keyed) if want is None else heapq.nsmallest(want, keyed)
+    ranked = current_first([number for _, number in ordered], chains or {}, rest)
+    return (top + ranked)[:want], count
+
+
+def _scores(lists: Sequence[Mapping[int, int]], weights: Sequence[int],
+            numbers: Collection[int] | None = None) -> dict[int, int]:
+    """The rank of each of `numbers` (None: of every number in `lists`), as one integer:
+    each term held adds 2**40 (far above any score) and its idf weight × level."""
+    if numbers is not None:
+        pairs = list(zip(weights, lists, strict=True))
+        return {n: sum((1 << 40) + w * found[n] for w, found in pairs if n in found)
+                for n in numbers}
     held: dict[int, int] = {}
-    # One integer per record orders it: each term held adds 2**40, far above any score.
-    for found in sorted(lists, key=len, reverse=True):  # the longest made in one go
-        weight = idf(len(found), total)
-        if not held:
+    for weight, found in reversed(list(zip(weights, lists, strict=True))):
+        if not held:  # the longest made in one go
             held = {number: (1 << 40) + weight * value for number, value in found.items()}
             continue
         for number, value in found.items():
             held[number] = held.get(number, 0) + (1 << 40) + weight * value
-    keep = window.keep
-    if keep is not None:
-        held = {n: held[n] for n in keep if n in held} if len(keep) < len(held) else {
-            n: rank for n, rank in held.items() if n in keep}
-    top = [n for n in dict.fromkeys(first) if keep is None or n in keep]
-    chosen = set(top)
-    rest = held.keys() - chosen
-    if window.by_number:
-        return sorted(chosen | rest)[:window.first], len(top) + len(rest)
-    # The first `first` of the full order come from its first `first` ranked numbers and
-    # their replacements (current_first), so only those are sorted.
-    keyed = ((-held[number], number) for number in rest)
-    ordered = sorted(keyed) if window.first is None else heapq.nsmallest(window.first, keyed)
-    ranked = current_first([number for _, number in ordered], chains or {}, rest)
-    return (top + ranked)[:window.first], len(top) + len(rest)
+    return held
 
 
 @dataclass(frozen=True, slots=True)
