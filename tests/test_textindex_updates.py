@@ -153,3 +153,19 @@ def test_an_archive_no_longer_used_is_freed_with_what_was_made_of_it(example_roo
     del archive
     gc.collect()
     assert gone() is None
+
+
+def test_a_word_written_more_often_than_two_bytes_count_is_held_exactly(example_root: Path):
+    archive = load_archive(example_root)
+    bodies = dict(archive.all_bodies())
+    first = archive.records[0].id
+    served = Archive(archive.config, archive.projects, archive.records,
+                     all_bodies=lambda: bodies)
+    index = index_for(served)
+    index.ready(served)
+    bodies = {**bodies, first: "zebrafish " * 70_000}  # a weighted count past 65,535
+    republished = Archive(archive.config, archive.projects, archive.records,
+                          all_bodies=lambda: bodies)
+    follow(republished, served)
+    same_as_fresh(index, republished)
+    assert index.search("zebrafish", republished).numbers[0] == 0

@@ -23,6 +23,9 @@ from site_builder.archive.records import Record
 from site_builder.query.textwords import RULES, STOP, TERM_MEMO, word_terms, words
 
 _WEIGHTS: dict[str, int] = RULES["weights"]
+# Weighted counts are kept in two bytes each while they fit (nearly always): a large
+# archive holds tens of millions of postings.
+_SHORT = 0xFFFF
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,17 +125,21 @@ class Postings:
             found = docs.get(term)
             if found is None:
                 docs[term] = array("I", (slot,))
-                counts[term] = array("I", (count,))
+                counts[term] = array("H" if count <= _SHORT else "I", (count,))
                 if self._vocabulary is not None:
                     bisect.insort(self._vocabulary, term)
-            elif last:
+                continue
+            held = counts[term]
+            if count > _SHORT and held.typecode == "H":
+                held = counts[term] = array("I", held)
+            if last:
                 found.append(slot)
-                counts[term].append(count)
+                held.append(count)
             else:
                 levels.pop(term, None)
                 at = bisect.bisect_left(found, slot)
                 found.insert(at, slot)
-                counts[term].insert(at, count)
+                held.insert(at, count)
         if last and levels:
             for term in analysis.counts:
                 levels.pop(term, None)
