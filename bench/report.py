@@ -141,6 +141,21 @@ def latencies(results: Results) -> list[str]:
     return _table(("site-builder", "p50", "p95", "samples"), rows) if rows else []
 
 
+def larger_sizes(results: Results) -> list[str]:
+    """MCP local mode at the sizes above the one the services were measured at."""
+    lines = []
+    for size in sorted(n for n in results.by_size if n > results.records):
+        at = results.by_size[size]
+        rows = [(label, format_summary(Summary.of([s.p(50)])),
+                 format_summary(Summary.of([s.p(95)])), str(s.n))
+                for key, label in LABELS.items()
+                if key.startswith("mcp.local.") and (s := at.seconds.get(key)) and s.n]
+        if rows:
+            lines += [f"## MCP local mode at {size:,} records", "",
+                      *_table(("site-builder", "p50", "p95", "samples"), rows), ""]
+    return lines
+
+
 def targets(verdicts: Sequence[Verdict]) -> list[str]:
     rows = [(v.target.text, format_value(v), v.describe()) for v in verdicts]
     return _table(("SPEC §8 target", "measured", "verdict"), rows)
@@ -199,6 +214,7 @@ def render(results: Results, verdicts: Sequence[Verdict]) -> str:
     table = latencies(results)
     if table:
         lines += ["## Live preview and MCP", "", *table, ""]
+    lines += larger_sizes(results)
     if results.load:
         lines += ["## MCP over HTTP under load", ""]
         for text in results.load.values():

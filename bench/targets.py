@@ -88,6 +88,14 @@ def _slowest(*names: str) -> Callable[[Results], float | None]:
     return figure
 
 
+def _at_size(size: int, figure: Callable[[Results], float | None],
+             ) -> Callable[[Results], float | None]:
+    def at(results: Results) -> float | None:
+        measured = results.by_size.get(size)
+        return figure(measured) if measured is not None and measured is not results else None
+    return at
+
+
 def _ratio(top: str, bottom: str) -> Callable[[Results], float | None]:
     def figure(results: Results) -> float | None:
         a, b = results.seconds.get(top), results.seconds.get(bottom)
@@ -200,6 +208,16 @@ TARGETS = (
            _median("mcp.remote.cached"), format_seconds, profile="mcp-remote"),
     Target("mcp-http-load", "MCP over HTTP, 50 clients: search_records, filters p99 ≤ 100 ms",
            0.100, _p99("mcp.http.filters"), format_seconds),
+    Target("mcp-http-every-tool", "MCP over HTTP, 50 clients, local mode: every tool's p99 "
+           "≤ 100 ms", 0.100, _p99("mcp.http.slowest"), format_seconds),
+    Target("mcp-http-remote", "MCP over HTTP, 50 clients, remote mode: every tool's p99 "
+           "≤ 100 ms", 0.100, _p99("mcp.http.remote.slowest"), format_seconds),
+    Target("mcp-first-tool", "MCP local: start → first tool answer ≤ 0.5 s", 0.5,
+           _median("mcp.local.first-tool"), format_seconds, profile="mcp-start"),
+    Target("mcp-100k-first-tool", "MCP local, 100,000 records: start → first tool answer "
+           "≤ 2 s", 2.0, _at_size(100_000, _median("mcp.local.first-tool")), format_seconds),
+    Target("mcp-100k-query", "MCP local, 100,000 records: search_records with query p50 "
+           "≤ 30 ms", 0.030, _at_size(100_000, _median("mcp.local.query")), format_seconds),
     Target("mcp-start", "MCP server start → first answer ≤ 1 s (slower of local, remote)", 1.0,
            _slowest("mcp.local.start", "mcp.remote.start"), format_seconds,
            profile="mcp-start"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -150,3 +151,29 @@ def test_a_checkpoint_gives_the_analysis_up_and_nothing_half_done_is_kept():
     docs, levels = index.postings()  # analysed whole this time
     assert docs.keys() == levels.keys() and "markdown" in docs
     assert max(max(numbers) for numbers in docs.values()) == len(archive.records) - 1
+
+
+@pytest.mark.parametrize("filters", [{}, {"project": "build"}, {"tag": "caching"},
+                                     {"status": "accepted", "project": "agents"}])
+@pytest.mark.parametrize("sort", [None, "date"])
+def test_a_page_is_the_slice_of_the_whole_order(filters: dict[str, str], sort: str | None):
+    """Only the page asked for is ranked in full; it must be that page of the whole order."""
+    for text in ("cache", "build output", "BUILD-ADR-0004", "migr", "cahce", "remote etag"):
+        whole = query.search_records(EXAMPLE, query=text, sort=sort, limit=500, **filters)
+        ids = [r["id"] for r in whole["records"]]
+        for offset, limit in ((0, 1), (0, 3), (2, 4), (5, 10), (len(ids), 5)):
+            page = query.search_records(EXAMPLE, query=text, sort=sort, limit=limit,
+                                        offset=offset, **filters)
+            assert [r["id"] for r in page["records"]] == ids[offset:offset + limit]
+            assert page["total"] == whole["total"] == len(ids)
+
+
+def test_the_whole_order_is_the_one_before_windows(example_root: Path):
+    """search_records' full list equals the index's unwindowed ranking, filtered."""
+    archive = load_archive(example_root)
+    index = index_for(archive)
+    for text in ("cache", "output folder", "sanitis", "BUILD-ADR-0007"):
+        ranked = [archive.records[n].id for n in index.search(text, archive).numbers]
+        found = query.search_records(archive, query=text, project="build", limit=500)
+        assert [r["id"] for r in found["records"]] == [i for i in ranked
+                                                        if i.startswith("build/")]

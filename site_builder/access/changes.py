@@ -14,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import select
 import struct
 import sys
 from pathlib import Path
@@ -126,6 +127,17 @@ class FolderChanges:
     def changed(self) -> bool:
         """True when something may have changed since the last call (events are consumed)."""
         return self.edited() != set()
+
+    def pending(self) -> bool:
+        """True when a change notice waits to be read (or nothing is watched); reads none,
+        so `edited` still sees it."""
+        if self._fd is None:
+            return True
+        try:
+            ready, _, _ = select.select([self._fd], [], [], 0)
+        except (OSError, ValueError):
+            return True
+        return bool(ready)
 
     def edited(self) -> set[Path] | None:
         """The files changed in place since the last call (events are consumed): empty when

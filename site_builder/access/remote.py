@@ -110,6 +110,13 @@ class PublishedSite:
         self._origin = httpx.URL(url)
         self._cache: OrderedDict[str, Response] = OrderedDict()
 
+    def fresh(self, path: str) -> Response | None:
+        """The cached copy of `path` while it is fresh, without contacting the site."""
+        cached = self._cache.get(self.url_of(path))
+        if cached is not None and time.monotonic() - cached.checked < self.ttl:
+            return cached
+        return None
+
     def url_of(self, path: str) -> str:
         """The URL of a file of the site, its relative `path` checked and percent-encoded."""
         site_path(path, "path")
@@ -293,6 +300,11 @@ class RemoteSource:
 
     def warm(self, then: Callable[[Archive], None] | None = None) -> None:
         """Nothing: remote mode contacts the site only when a call needs it."""
+
+    def unchanged(self) -> Archive | None:
+        """The archive read from decisions.json while the cached copy of it is fresh."""
+        index = self.site.fresh("decisions.json")
+        return self._archive if index is not None and index is self._index else None
 
     def _body(self, record: Record) -> str:
         response = self.site.fetch(record.rel_path, MD_LIMIT)

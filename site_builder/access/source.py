@@ -53,6 +53,11 @@ class Source(Protocol):
         hand it to `then` there once read."""
         ...
 
+    def unchanged(self) -> Archive | None:
+        """The archive `archive()` last gave when it is known to be the archive now without
+        reading, fetching or waiting on anything (from any thread); None otherwise."""
+        ...
+
 
 class LocalSource:
     """The content folder of an archive, read again whenever something in it changed.
@@ -100,6 +105,14 @@ class LocalSource:
                 self._report(archive.load_findings)
             self._archive = archive
             return archive
+
+    def unchanged(self) -> Archive | None:
+        """The archive last read, while no change notice waits and no read is under way."""
+        # In this order: a notice consumed after the first look belongs to a read that holds
+        # the lock until it has replaced the archive.
+        if self._changes.pending() or self._lock.locked():
+            return None
+        return self._archive
 
     def _load(self) -> Archive:
         """Every content folder read through the loader cache. Raises SourceError."""

@@ -62,12 +62,17 @@ class Completions:
     kind is sorted on its first use, so completing a status never sorts the record ids."""
 
     def __init__(self, archive: Archive) -> None:
-        self._archive = archive
+        # Weakly: the memo holds Completions while their Archive lives, which a strong
+        # reference back would make forever.
+        self._archive = weakref.ref(archive)
         self._names: dict[str, _Names] = {}
         self._lock = threading.Lock()
 
     def _gather(self, kind: str, project: str | None) -> Iterable[str]:
-        archive, records = self._archive, self._archive.records
+        archive = self._archive()
+        if archive is None:
+            raise ReferenceError("the archive of these completions is gone")
+        records = archive.records
         if project is not None:  # a project already chosen: the types it has
             return [r.type for r in records if fold(r.project) == project]
         if kind == "record":

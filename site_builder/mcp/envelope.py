@@ -5,7 +5,8 @@ A 2026-07-28 request names its revision and the client's capabilities in `params
 carries `resultType`, and list results and `resources/read` carry cache hints (`ttlMs`,
 `cacheScope`). A request without the version key is a handshake-era request, served at the
 revision its connection negotiated. The same server answers both, request by request, so a
-client of either era finds what it expects on any transport.
+client of either era finds what it expects on any transport. A tools/call result is the
+same in both (`call_result`, `tool_error`), its structuredContent from 2025-06-18 on.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from site_builder.mcp.protocol import (
     PROTOCOL_VERSIONS,
     UNSUPPORTED_VERSION,
     RpcError,
+    at_least,
 )
 
 META = "_meta"
@@ -88,3 +90,16 @@ def hints_for(source: Any, guarded: bool) -> CacheHints:
     site = getattr(source, "site", None)
     ttl = int(getattr(site, "ttl", 0) * 1000) if site is not None else 0
     return CacheHints(archive_ttl_ms=ttl, scope="private" if guarded else "public")
+
+
+def tool_error(message: str) -> dict[str, Any]:
+    """A tools/call result that reports a problem the agent can act on."""
+    return {"content": [{"type": "text", "text": message}], "isError": True}
+
+
+def call_result(answer: dict[str, Any], text: str, version: str) -> dict[str, Any]:
+    """The tools/call result of a tool's answer and text content, for protocol `version`."""
+    out: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": False}
+    if at_least(version, "2025-06-18"):
+        out["structuredContent"] = answer
+    return out

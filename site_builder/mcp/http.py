@@ -15,7 +15,8 @@ otherwise, the start of request smuggling); `Host` must be one this server answe
 (421, see hosts.py), a browser's `Origin` must be that same host or one allowed (403), and
 with tokens configured the request needs `Authorization: Bearer <token>` (401 pointing at
 the RFC 9728 document served at `/.well-known/oauth-protected-resource/mcp`). Bodies are
-parsed and answered on one thread (post.py), never on the event loop.
+parsed and answered on one thread (post.py), never on the event loop, except a small
+tools/call whose answer is already at hand (`post.answer_at_once`).
 
 `app()` is the factory for uvicorn or gunicorn (`uvicorn --factory site_builder.mcp.http:app`),
 configured by SITE_BUILDER_ROOT or SITE_BUILDER_URL, SITE_BUILDER_MCP_TOKENS and the
@@ -35,7 +36,7 @@ from typing import Any
 from site_builder.access.source import log_to_stderr
 from site_builder.mcp.envelope import hints_for
 from site_builder.mcp.hosts import host_allowed, read_names
-from site_builder.mcp.post import answer_body, rpc_error, session_version
+from site_builder.mcp.post import answer_at_once, answer_body, rpc_error, session_version
 from site_builder.mcp.protocol import PROTOCOL_VERSIONS, RpcError
 from site_builder.mcp.refusals import REFUSALS
 from site_builder.mcp.server import Server, too_long
@@ -196,9 +197,11 @@ class McpApp:
                 -32022, f"Unsupported protocol version: {asked[:100]}",
                 {"supported": list(PROTOCOL_VERSIONS), "requested": asked})))
             return
-        loop = asyncio.get_running_loop()
-        status, line, extra = await loop.run_in_executor(
-            self._pool, answer_body, self.server, body, version, asked)
+        reply = answer_at_once(self.server, body, version, asked)
+        if reply is None:
+            reply = await asyncio.get_running_loop().run_in_executor(
+                self._pool, answer_body, self.server, body, version, asked)
+        status, line, extra = reply
         await _respond(send, status, line, extra=extra)
         self.server.warm_if_due()
 

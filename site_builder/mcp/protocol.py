@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from site_builder.errors import SiteBuilderError
 
@@ -201,3 +201,11 @@ def encode(answer: dict[str, Any] | list[dict[str, Any]]) -> bytes:
         return text.encode("utf-8") + b"\n"
     except UnicodeEncodeError:
         return json.dumps(answer, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+
+
+def skip_line(stream: BinaryIO) -> None:
+    """Read and drop the rest of an over-long line."""
+    while True:
+        chunk = stream.readline(MAX_LINE_BYTES)
+        if not chunk or chunk.endswith(b"\n"):
+            return

@@ -19,7 +19,7 @@ from site_builder import __version__
 from site_builder.access.source import Log, Source, SourceError, log_to_stderr
 from site_builder.archive.archive import Archive
 from site_builder.mcp import completion, envelope, prompts, resources, tools
-from site_builder.mcp.envelope import CacheHints
+from site_builder.mcp.envelope import CacheHints, call_result, tool_error
 from site_builder.mcp.protocol import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -38,9 +38,10 @@ from site_builder.mcp.protocol import (
     negotiate,
     parse_line,
     result,
+    skip_line,
 )
 from site_builder.query import answers as query
-from site_builder.query.textindex import index_for
+from site_builder.query.textindex import follow, index_for
 
 SERVER_NAME = "site-builder"
 SERVER_INFO = {"name": SERVER_NAME, "title": "site-builder decision records",
@@ -78,11 +79,6 @@ _MODERN_METHODS = frozenset({"server/discover", "tools/list", "tools/call", "res
                              "prompts/get", "completion/complete"})
 
 
-def tool_error(message: str) -> dict[str, Any]:
-    """A tools/call result that reports a problem the agent can act on."""
-    return {"content": [{"type": "text", "text": message}], "isError": True}
-
-
 @dataclass(slots=True)
 class Connection:
     """What the handshake era remembers of a client: the revision `initialize` settled on
@@ -108,6 +104,7 @@ class Server:
         self.connection = Connection()  # the stdio client's; HTTP passes one per request
         self._log = log
         self._warm_pending = False
+        self.served: Archive | None = None  # what the last call was answered from
         self._methods: dict[str, Handler] = {
             "initialize": self._initialize,
             "server/discover": self._discover,
@@ -132,7 +129,7 @@ class Server:
             if not line:
                 return 0
             if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
-                _skip_line(stdin)
+                skip_line(stdin)
                 answer: bytes | None = encode(error(None, too_long()))
             else:
                 answer = self._answer_line(line)
@@ -261,9 +258,18 @@ class Server:
 
     def _archive(self) -> Archive:
         try:
-            return self.source.archive()
+            return self._current()
         except SourceError as exc:
             raise RpcError(INTERNAL_ERROR, str(exc)) from None
+
+    def _current(self) -> Archive:
+        """The source's archive; one replacing the last served (an edit, a republished site)
+        takes over its text index, updated then, not remade. Raises SourceError."""
+        archive = self.source.archive()
+        if self.served is not None and archive is not self.served:
+            follow(archive, self.served)
+        self.served = archive
+        return archive
 
     # ---- tools ------------------------------------------------------------------------------
 
@@ -283,13 +289,10 @@ class Server:
         except tools.ArgumentError as exc:
             return tool_error(str(exc))
         try:
-            answer, text = tools.run(tool, self.source.archive(), given)
+            answer, text = tools.run(tool, self._current(), given)
         except (query.QueryError, SourceError, tools.UnencodableAnswer) as exc:
             return tool_error(str(exc))
-        out: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": False}
-        if at_least(version, "2025-06-18"):
-            out["structuredContent"] = answer
-        return out
+        return call_result(answer, text, version)
 
     # ---- prompts -----------------------------------------------------------------------------
 
@@ -327,7 +330,7 @@ class Server:
 def _analyse(archive: Archive) -> None:
     """Make the archive's text index now (the postings are what it is made of), and the
     record names completion offers, the one kind that takes more than a few milliseconds."""
-    index_for(archive).postings()
+    index_for(archive).ready(archive)
     completion.completions_for(archive).matching("record", "")
 
 
@@ -387,11 +390,3 @@ def encode_answers(answers: list[dict[str, Any]], batch: bool) -> bytes | None:
                                           "holds a value JSON cannot represent"))
                   for a in answers]
         return encode(failed if batch else failed[0])
-
-
-def _skip_line(stream: BinaryIO) -> None:
-    """Read and drop the rest of an over-long line."""
-    while True:
-        chunk = stream.readline(MAX_LINE_BYTES)
-        if not chunk or chunk.endswith(b"\n"):
-            return

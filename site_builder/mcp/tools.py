@@ -43,7 +43,7 @@ from site_builder.query import answers as query
 from site_builder.query import copies, governance
 
 __all__ = ["BY_NAME", "TOOLS", "ArgumentError", "Tool", "UnencodableAnswer", "arguments",
-           "run"]
+           "cached", "call_key", "run"]
 
 
 @dataclass(frozen=True)
@@ -127,9 +127,7 @@ def run(tool: Tool, archive: Archive, given: dict[str, Any]) -> tuple[dict[str, 
     Raises query.QueryError for a bad request, UnencodableAnswer for an answer JSON cannot
     carry: the archive's problem, which the agent is told about instead of a protocol error.
     """
-    # Today is part of the call: due_reviews counts days left from it.
-    key = json.dumps([tool.name, given, dt.date.today().isoformat()], sort_keys=True,
-                     default=str)
+    key = call_key(tool, given)
     with _ANSWERS_LOCK:
         found = _ANSWERS.get(archive, {}).get(key)
     if found is not None:
@@ -141,6 +139,21 @@ def run(tool: Tool, archive: Archive, given: dict[str, Any]) -> tuple[dict[str, 
             table.clear()
         table[key] = made
     return made
+
+
+def cached(tool: Tool, archive: Archive,
+           given: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """What `run` would give when the same call was answered before; None otherwise."""
+    key = call_key(tool, given)
+    with _ANSWERS_LOCK:
+        return _ANSWERS.get(archive, {}).get(key)
+
+
+def call_key(tool: Tool, given: dict[str, Any]) -> str:
+    """The key of a call's answer among an Archive's: the tool, its arguments and today
+    (due_reviews counts days left from it)."""
+    return json.dumps([tool.name, given, dt.date.today().isoformat()], sort_keys=True,
+                      default=str)
 
 
 def _run(tool: Tool, archive: Archive, given: dict[str, Any]) -> tuple[dict[str, Any], str]:

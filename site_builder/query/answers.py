@@ -8,6 +8,7 @@ published decisions.json, so the CLI, local MCP mode and remote MCP mode answer 
 from __future__ import annotations
 
 import datetime as dt
+import weakref
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -17,7 +18,7 @@ from site_builder.archive.records import Record
 from site_builder.contract.records import DEFAULT_LIMIT, DEFAULT_NAME_LIMIT
 from site_builder.errors import UsageError
 from site_builder.query.facets import facets_for
-from site_builder.query.textindex import fold, index_for
+from site_builder.query.textindex import Window, fold, index_for, memoised
 
 
 class QueryError(UsageError, ValueError):
@@ -217,21 +218,30 @@ def search_records(
     if field_filter:
         hits = [r for r in hits if _field_matches(r, *field_filter)]
     meant = None
+    total = len(hits)
+    page = hits[offset:offset + limit]
     if query and query.strip():
-        ranked = index_for(archive).search(query)
-        meant = ranked.did_you_mean
         records = archive.records
-        numbers = sorted(ranked.numbers) if sort == "date" else ranked.numbers
-        if len(hits) == len(records):  # no filter: every record may match
-            hits = [records[n] for n in numbers]
-        else:
-            kept = {r.id for r in hits}
-            hits = [records[n] for n in numbers if records[n].id in kept]
-    out = paged(hits, limit, offset)
-    out["records"] = [summary(r) for r in hits[offset:offset + limit]]
+        # Only the page is ranked in full (textindex.Window); the rest is counted.
+        keep = None if len(hits) == len(records) else _numbers_of(archive, hits)
+        ranked = index_for(archive).search(query, archive, Window(
+            keep=keep, by_number=sort == "date", first=offset + limit))
+        meant, total = ranked.did_you_mean, ranked.total
+        page = [records[n] for n in ranked.numbers[offset:offset + limit]]
+    out: dict[str, Any] = {"total": total, "offset": offset, "limit": limit}
+    out["records"] = [summary(r) for r in page]
     if meant is not None:
         out["didYouMean"] = meant
     return out
+
+
+def _numbers_of(archive: Archive, records: Iterable[Record]) -> set[int]:
+    """The numbers (places in `archive.records`) of `records`."""
+    numbers = memoised(_NUMBERS, archive, lambda a: {r.id: n for n, r in enumerate(a.records)})
+    return {numbers[r.id] for r in records}
+
+
+_NUMBERS: weakref.WeakKeyDictionary[Archive, dict[str, int]] = weakref.WeakKeyDictionary()
 
 
 def _with_facets(archive: Archive, wanted: dict[str, str | None]) -> list[Record]:
@@ -240,11 +250,11 @@ def _with_facets(archive: Archive, wanted: dict[str, str | None]) -> list[Record
     Starts from the smallest group of the archive's Facets and keeps the records the other
     groups hold too, so a call reads a few short lists rather than every record.
     """
+    if not any(wanted.values()):  # no filter: no Facets to make (a second at 100,000)
+        return list(archive.records)
     facets = facets_for(archive)
     given = sorted(((facets.records(name, value), name, value)
                     for name, value in wanted.items() if value), key=lambda g: len(g[0]))
-    if not given:
-        return list(archive.records)
     hits = list(given[0][0])
     for _, name, value in given[1:]:
         ids = facets.ids(name, value)

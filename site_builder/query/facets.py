@@ -37,7 +37,9 @@ class Facets:
     """
 
     def __init__(self, archive: Archive) -> None:
-        self._archive = archive
+        # Weakly: the memo below holds Facets for as long as their Archive lives, which a
+        # strong reference back would make forever.
+        self._archive = weakref.ref(archive)
         groups: dict[str, dict[str, list[Record]]] = {name: {} for name in FACETS}
         for record in archive.records:
             for name, values in _facet_values(record):
@@ -60,8 +62,11 @@ class Facets:
     @cached_property
     def _scheduled(self) -> dict[str | None, Scheduled]:
         decided: dict[str | None, list[tuple[Review, Record]]] = {None: []}
-        open_statuses = self._archive.config.open_statuses
-        for pair in self._archive.scheduled:
+        archive = self._archive()
+        if archive is None:
+            raise ReferenceError("the archive of these facets is gone")
+        open_statuses = archive.config.open_statuses
+        for pair in archive.scheduled:
             if pair[1].status in open_statuses:
                 continue
             decided[None].append(pair)

@@ -26,20 +26,19 @@ stems and ranks a query exactly as this module does.
 from __future__ import annotations
 
 import bisect
-import math
 import threading
 import weakref
 from array import array
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
+from site_builder.query.postings import Postings, analyse
+from site_builder.query.ranking import Window, combine, current_first
 from site_builder.query.textwords import (
     RULES,
-    STOP,
     Query,
     extends,
     fold,
@@ -53,68 +52,19 @@ from site_builder.query.textwords import (
     words,
 )
 
-__all__ = ["RULES", "Query", "Ranked", "TextIndex", "combine", "current_first", "extends",
-           "fold", "index_for", "memoised", "one_edit", "parse", "record_key", "ref_key",
-           "stem", "terms", "word_terms", "words"]
-
-_WEIGHTS: dict[str, int] = RULES["weights"]
-
-def level(count: int, length: int, average: float) -> int:
-    """BM25's term-frequency part for a weighted count in a record of `length`, as 1–31."""
-    k1: float = RULES["k1"]
-    b: float = RULES["b"]
-    top: int = RULES["levels"]
-    norm = 1 - b + b * length / (average or 1.0)
-    saturation = count * (k1 + 1) / (count + k1 * norm)
-    return max(1, min(top, round(top * saturation / (k1 + 1))))
-
-
-def idf(documents: int, total: int) -> int:
-    """BM25's inverse document frequency of a term held by `documents` of `total` records,
-    scaled to an integer."""
-    scale: float = RULES["idfScale"]
-    return round(scale * math.log(1 + (total - documents + 0.5) / (documents + 0.5)))
-
-
-def field_text(value: Any) -> str:
-    """A custom field value as searchable text."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return " ".join(field_text(v) for v in value)
-    return str(value)
-
-
-def analyse(record: Record, body: str) -> tuple[dict[str, int], int, Counter[str]]:
-    """A record's weighted term counts, its weighted length and its distinct words."""
-    counts: dict[str, int] = {}
-    seen: Counter[str] = Counter(words(body))
-    length = 0
-    for word, count in seen.items():
-        for term in word_terms(word):
-            counts[term] = counts.get(term, 0) + count
-            length += count
-    people = " ".join([*record.authors, *record.deciders,
-                       *(field_text(value) for _, value in record.fields)])
-    for text, weight in ((record.title, _WEIGHTS["title"]), (record.ref, _WEIGHTS["ref"]),
-                         (" ".join(record.tags), _WEIGHTS["tags"]),
-                         (record.description, _WEIGHTS["description"]),
-                         (people, _WEIGHTS["people"])):
-        found = words(text)
-        seen.update(found)
-        for word in found:
-            for term in word_terms(word):
-                counts[term] = counts.get(term, 0) + weight
-                length += weight
-    return counts, length, seen
+__all__ = ["RULES", "Query", "Ranked", "TextIndex", "Window", "combine", "current_first", "extends",
+           "fold", "follow", "index_for", "memoised", "one_edit", "parse", "record_key",
+           "ref_key", "stem", "terms", "word_terms", "words"]
 
 
 @dataclass(slots=True)
 class Ranked:
-    """A query's answer: matching record numbers, best first, and the corrected query."""
+    """A query's answer: matching record numbers, best first (those its window asked for),
+    the corrected query, and how many records match in all."""
 
     numbers: list[int]
     did_you_mean: str | None
+    total: int
 
 
 # Records analysed between two calls of a checkpoint: some 50 ms of work.
@@ -122,85 +72,171 @@ _CHECKPOINT_EVERY = 256
 
 
 class TextIndex:
-    """One Archive's records analysed for search, with `search` answering queries.
+    """Records analysed for search, with `search` answering queries.
 
-    Records are numbered in archive order (newest first). Bodies come from
-    `Archive.all_bodies()`; when that mapping changes (a remote site republished its
-    bodies), the analysis is redone.
+    Made for one Archive, and brought up to date with whichever Archive a call names:
+    records added, changed (another Record, or another body) or removed since the last
+    call are taken out of or put into the postings (postings.py), and everything else is
+    kept, so an index that followed an archive through edits answers exactly as one made
+    afresh. Records are numbered in archive order (newest first); bodies come from
+    `Archive.all_bodies()`, so a remote site that republished its bodies is followed too.
     """
 
     def __init__(self, archive: Archive) -> None:
-        self.archive = archive
+        self._archive = weakref.ref(archive)
         self._lock = threading.Lock()
-        self._from: Mapping[str, str] | None = None
+        # What the postings hold: the records (as of the last call) and their bodies.
+        self._records: tuple[Record, ...] | None = None
+        self._bodies: Mapping[str, str] | None = None
+        self._held: dict[str, Record] = {}
+        self._slots: dict[str, int] = {}
+        self._free: list[int] = []
+        self._postings = Postings()
+        # slot → record number, or None while every record's slot is its number.
+        self._numbers: list[int] | None = None
+        self._key_of: dict[str, str] = {}
+        self.keys: dict[str, list[int]] = {}
+        self.chains: dict[int, list[int]] = {}
+        self.total = 0
 
-    def _ready(self, checkpoint: Callable[[], None] | None = None) -> None:
-        bodies = self.archive.all_bodies()
-        if bodies is self._from:
+    def serve(self, archive: Archive) -> None:
+        """Make `archive` the one calls without an archive of their own are about."""
+        self._archive = weakref.ref(archive)
+
+    def _target(self, archive: Archive | None) -> Archive:
+        found = archive if archive is not None else self._archive()
+        if found is None:
+            raise ReferenceError("the archive of this index is gone; name one")
+        return found
+
+    def _ready(self, archive: Archive, checkpoint: Callable[[], None] | None = None) -> None:
+        bodies = archive.all_bodies()
+        if archive.records is self._records and bodies is self._bodies:
             return
-        records = self.archive.records
-        # term → record numbers (ascending) and their weighted counts, then their levels:
-        # arrays of machine integers, since a large archive has millions of postings.
-        docs: dict[str, array[int]] = {}
-        values: dict[str, array[int]] = {}
-        lengths: list[int] = []
-        seen: Counter[str] = Counter()
+        if self._records is None:
+            self._build(archive.records, bodies, checkpoint)
+            moved = True
+        else:
+            moved = self._update(archive.records, bodies)
+        if moved:
+            self._renumber(archive.records)
+        slots = self._slots
+        self.chains = {self._number(slots[old]): [
+            self._number(slots[r.id]) for r in archive.chain(archive.by_id[old])]
+            for old in archive.superseded_by}
+        self.total = len(archive.records)
+        self._records, self._bodies = archive.records, bodies
+
+    def _number(self, slot: int) -> int:
+        return slot if self._numbers is None else self._numbers[slot]
+
+    def _build(self, records: Sequence[Record], bodies: Mapping[str, str],
+               checkpoint: Callable[[], None] | None) -> None:
+        """The first analysis; nothing of it is kept when `checkpoint` raises."""
+        postings = Postings()
         for number, record in enumerate(records):
             if checkpoint is not None and number % _CHECKPOINT_EVERY == 0:
                 checkpoint()
-            counts, length, distinct = analyse(record, bodies.get(record.id, ""))
-            lengths.append(length)
-            seen.update(distinct.keys())
-            for term, count in counts.items():
-                found = docs.get(term)
-                if found is None:
-                    found = docs[term] = array("I")
-                    values[term] = array("I")
-                found.append(number)
-                values[term].append(count)
-        average = sum(lengths) / len(records) if records else 1.0
-        known: dict[tuple[int, int], int] = {}
-        for term, weighted in values.items():
-            out = array("B")
-            for number, count in zip(docs[term], weighted, strict=True):
-                pair = (count, lengths[number])
-                value = known.get(pair)
-                if value is None:
-                    value = known[pair] = level(count, pair[1], average)
-                out.append(value)
-            values[term] = out
-        self.docs, self.levels = docs, values
-        self.total = len(records)
-        self.vocabulary = sorted(docs)
-        self.keys: dict[str, list[int]] = {}
-        numbers = {record.id: number for number, record in enumerate(records)}
-        self.chains: dict[int, list[int]] = {}
+            postings.add(number, analyse(record, bodies.get(record.id, "")), last=True)
+        self._postings = postings
+        self._held = {r.id: r for r in records}
+        self._slots = {r.id: n for n, r in enumerate(records)}
+        self._key_of = {r.id: record_key(r) for r in records}
+
+    def _update(self, records: Sequence[Record], bodies: Mapping[str, str]) -> bool:
+        """The postings changed to hold `records` with `bodies`, record by record; whether
+        the records' order (their numbers or keys) may have changed."""
+        held, old_bodies = self._held, self._bodies or {}
+        added: list[Record] = []
+        changed: list[tuple[Record, Record]] = []
+        for record in records:
+            old = held.get(record.id)
+            if old is None:
+                added.append(record)
+            elif old is not record or bodies.get(record.id) is not old_bodies.get(record.id):
+                changed.append((old, record))
+        gone = set(held) - {r.id for r in records} if len(held) + len(added) != len(
+            records) else set()
+        moved = bool(added or gone)
+        postings = self._postings
+        for old, record in changed:
+            before, after = old_bodies.get(old.id, ""), bodies.get(record.id, "")
+            held[record.id] = record
+            if old == record and before == after:
+                continue  # read again, the same
+            slot = self._slots[record.id]
+            postings.remove(slot, analyse(old, before))
+            postings.add(slot, analyse(record, after))
+            moved = moved or old.date != record.date or record_key(record) != \
+                self._key_of[record.id]
+        for record_id in sorted(gone):
+            slot = self._slots.pop(record_id)
+            postings.remove(slot, analyse(held.pop(record_id), old_bodies.get(record_id, "")))
+            self._free.append(slot)
+        for record in added:
+            slot = self._free.pop() if self._free else len(postings.lengths)
+            self._slots[record.id] = slot
+            held[record.id] = record
+            postings.add(slot, analyse(record, bodies.get(record.id, "")))
+        return moved
+
+    def _renumber(self, records: Sequence[Record]) -> None:
+        """Record numbers and keys worked out again for `records` in their order."""
+        slots, key_of = self._slots, self._key_of
+        numbers = [-1] * len(self._postings.lengths)
+        keys: dict[str, list[int]] = {}
         for number, record in enumerate(records):
-            self.keys.setdefault(record_key(record), []).append(number)
-            if record.id in self.archive.superseded_by:
-                self.chains[number] = [numbers[r.id] for r in self.archive.chain(record)]
-        # Words a mistyped word may stand for: most records first, then alphabetical.
-        self.typo_words = sorted((w for w in seen if len(w) >= RULES["typoMin"] - 1
-                                  and w.isalpha() and w not in STOP),
-                                 key=lambda w: (-seen[w], w))
-        self._from = bodies
+            numbers[slots[record.id]] = number
+            key = key_of.get(record.id)
+            if key is None:
+                key = key_of[record.id] = record_key(record)
+            keys.setdefault(key, []).append(number)
+        for record_id in [i for i in key_of if i not in slots]:
+            del key_of[record_id]
+        self._numbers = None if numbers == list(range(len(numbers))) else numbers
+        self.keys = keys
+
+    @property
+    def typo_words(self) -> list[str]:
+        """Words a mistyped word may stand for: most records first, then alphabetical."""
+        return self._postings.typo_words
 
     def postings(self, checkpoint: Callable[[], None] | None = None,
+                 archive: Archive | None = None,
                  ) -> tuple[dict[str, array[int]], dict[str, array[int]]]:
-        """(term → record numbers, term → levels), what the site's index is made of.
+        """(term → record numbers, term → levels), what the site's index is made of, for
+        `archive` (the one the index was made for, when not given).
 
         A first analysis calls `checkpoint()` now and then (every few hundred records), so
         a caller can give it up by raising there; nothing of it is kept then."""
         with self._lock:
-            self._ready(checkpoint)
-            return self.docs, self.levels
+            self._ready(self._target(archive), checkpoint)
+            postings = self._postings
+            levels = {term: postings.levels(term) for term in postings.docs}
+            if self._numbers is None:
+                return postings.docs, levels
+            docs: dict[str, array[int]] = {}
+            for term, slots in postings.docs.items():
+                pairs = sorted(zip(map(self._numbers.__getitem__, slots), levels[term],
+                                   strict=True))
+                docs[term] = array("I", (n for n, _ in pairs))
+                levels[term] = array("B", (v for _, v in pairs))
+            return docs, levels
+
+    def ready(self, archive: Archive | None = None) -> None:
+        """Analyse the records now (`archive`'s, or the index's own archive's)."""
+        with self._lock:
+            self._ready(self._target(archive))
 
     def _term(self, term: str) -> dict[int, int]:
-        return dict(zip(self.docs[term], self.levels[term], strict=True))
+        postings = self._postings
+        slots = postings.docs[term]
+        numbers = slots if self._numbers is None else map(self._numbers.__getitem__, slots)
+        return dict(zip(numbers, postings.levels(term), strict=True))
 
     def _expansions(self, word: str) -> list[str]:
         """The vocabulary's terms a word being typed matches (prefix rule)."""
-        vocabulary = self.vocabulary
+        vocabulary = self._postings.vocabulary
         at = bisect.bisect_left(vocabulary, word)
         found = []
         while at < len(vocabulary) and vocabulary[at].startswith(word):
@@ -211,14 +247,17 @@ class TextIndex:
         return sorted(t for t in set(found) if extends(word, t))
 
     def _has(self, term: str) -> bool:
-        return term in self.docs
+        return term in self._postings.docs
 
     def _matches(self, word: str, term: str, prefix: bool) -> dict[int, int]:
         if not prefix:
             return self._term(term) if self._has(term) else {}
-        merged: dict[int, int] = {}
-        for expansion in self._expansions(word):
-            for number, value in self._term(expansion).items():
+        found = sorted((self._term(t) for t in self._expansions(word)), key=len, reverse=True)
+        if not found:
+            return {}
+        merged = dict(found[0])  # the longest as it is: most words have one expansion
+        for other in found[1:]:
+            for number, value in other.items():
                 if value > merged.get(number, 0):
                     merged[number] = value
         return merged
@@ -228,10 +267,12 @@ class TextIndex:
             return None
         return next((w for w in self.typo_words if one_edit(word, w)), None)
 
-    def search(self, text: str) -> Ranked:
-        """The records matching query `text`, best first (see the module docstring)."""
+    def search(self, text: str, archive: Archive | None = None,
+               window: Window | None = None) -> Ranked:
+        """The records of `archive` (the index's own, when not given) matching query `text`,
+        best first (see the module docstring), within `window` (all of them by default)."""
         with self._lock:
-            self._ready()
+            self._ready(self._target(archive))
             query = parse(text)
             lists: list[dict[int, int]] = []
             corrected: dict[str, str] = {}
@@ -246,50 +287,12 @@ class TextIndex:
                         for other in word_terms(better):
                             found.update(self._matches(better, other, False))
                 lists.append(found)
-            numbers = combine(lists, self.total, self.keys.get(query.ref or "", []),
-                              self.chains)
+            numbers, total = combine(lists, self.total, self.keys.get(query.ref or "", []),
+                                     self.chains, window)
             mean = None
             if corrected:
                 mean = " ".join(corrected.get(w, w) for w in words(text))
-            return Ranked(numbers, mean)
-
-
-def combine(lists: Sequence[Mapping[int, int]], total: int, first: Iterable[int],
-            chains: Mapping[int, Sequence[int]] | None = None) -> list[int]:
-    """Record numbers holding any term's postings (record number → level), ranked: the
-    numbers in `first`, then more terms held, higher score, lower number (newer), the
-    replacements of a superseded record (`chains`: number → its chain, direct replacement
-    first) moved before it, the end of the chain first."""
-    held: dict[int, int] = {}
-    # One integer per record orders it: each term held adds 2**40, far above any score.
-    for found in lists:
-        weight = idf(len(found), total)
-        for number, value in found.items():
-            held[number] = held.get(number, 0) + (1 << 40) + weight * value
-    top = list(dict.fromkeys(first))
-    chosen = set(top)
-    keyed = sorted(((-rank, number) for number, rank in held.items() if number not in chosen))
-    return top + current_first([number for _, number in keyed], chains or {})
-
-
-def current_first(ranked: list[int], chains: Mapping[int, Sequence[int]]) -> list[int]:
-    """`ranked` with each record's matching replacements placed just before it (the end of
-    its chain first), where they were not already before it."""
-    if not chains:
-        return ranked
-    matched = set(ranked)
-    placed: set[int] = set()
-    out: list[int] = []
-    for number in ranked:
-        if number in placed:
-            continue
-        for newer in reversed(chains.get(number, ())):
-            if newer in matched and newer not in placed:
-                out.append(newer)
-                placed.add(newer)
-        out.append(number)
-        placed.add(number)
-    return out
+            return Ranked(numbers, mean, total)
 
 
 _Index = TypeVar("_Index")
@@ -311,3 +314,17 @@ def memoised(memo: weakref.WeakKeyDictionary[Archive, _Index], archive: Archive,
 def index_for(archive: Archive) -> TextIndex:
     """The TextIndex of `archive`, created on first use and dropped with the Archive."""
     return memoised(_TEXT, archive, TextIndex)
+
+
+def follow(archive: Archive, earlier: Archive) -> None:
+    """Let `archive` take over the text index of `earlier` (an archive it replaces, as an
+    edited folder's next Archive does), if `earlier` has one and `archive` none yet: the
+    index is then brought up to date with the records that changed instead of made again.
+    `earlier` makes itself a new index if it is asked again."""
+    with _INDEXES_LOCK:
+        index = _TEXT.get(earlier)
+        if index is None or archive in _TEXT:
+            return
+        del _TEXT[earlier]
+        _TEXT[archive] = index
+        index.serve(archive)

@@ -75,20 +75,21 @@ def stem(word: str) -> str:
     return word
 
 
-_TERM_CACHE: dict[str, tuple[str, ...]] = {}
+# word → word_terms(word), for the words met so far (read directly by hot loops).
+TERM_MEMO: dict[str, tuple[str, ...]] = {}
 
 
 def word_terms(word: str) -> tuple[str, ...]:
     """The index terms one word yields: its stem, and the stems of its `_`-joined parts;
     none for a one-character word or a stop word."""
-    found = _TERM_CACHE.get(word)
+    found = TERM_MEMO.get(word)
     if found is None:
         out = [stem(word)] if len(word) > 1 and word not in STOP else []
         if "_" in word:
             out.extend(stem(p) for p in word.split("_") if len(p) > 1 and p not in STOP)
         found = tuple(dict.fromkeys(out))
-        if len(_TERM_CACHE) < 1 << 17:  # an archive repeats a few thousand words
-            _TERM_CACHE[word] = found
+        if len(TERM_MEMO) < 1 << 17:  # an archive repeats a few thousand words
+            TERM_MEMO[word] = found
     return found
 
 
