@@ -23,6 +23,7 @@ import marshal
 import os
 import re
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -37,6 +38,9 @@ Program = tuple[str, int, list[int], int, dict[str, int], tuple[str | None, ...]
 Programs = dict[tuple[str, int], Program]
 
 _sre: Any = importlib.import_module("_sre")
+# Held while a lexer is made: Pygments' compiling is swapped for ours meanwhile, and two
+# threads of `serve` swapping it at once could leave it swapped.
+_MAKING = threading.Lock()
 
 
 @lru_cache(maxsize=256)
@@ -63,7 +67,7 @@ def lexer(language: str) -> Any | None:
         except (re.error, OverflowError, RecursionError):  # left unjoined
             return None
 
-    with _patterns_from(compile_pattern):
+    with _MAKING, _patterns_from(compile_pattern):
         made_lexer = kind()
     lexing.speed_up(made_lexer, joinable)
     if made:
