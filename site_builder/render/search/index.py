@@ -37,7 +37,7 @@ from typing import Any
 
 from site_builder.archive.archive import Archive
 from site_builder.base.site_paths import SEARCH_DIR
-from site_builder.query.textindex import RULES, index_for, record_key
+from site_builder.query.textindex import RULES, TextIndex, record_key
 from site_builder.render.pages import views
 from site_builder.render.pages.urls import tag_slug
 
@@ -88,7 +88,7 @@ class SearchIndex:
         """`checkpoint` is called now and then while the records are analysed; raising there
         gives the index up (`TextIndex.postings`)."""
         self.archive = archive
-        text = index_for(archive)
+        text = TextIndex(archive)  # not memoised: nothing of it outlives the files written
         self.ids = [record.id for record in archive.records]
         # term → record numbers and levels, ascending: textindex's own, plus the terms that
         # name records and facets (level 31, never ranked).
