@@ -140,7 +140,8 @@ class TextIndex:
             return
         records = self.archive.records
         # term → record numbers (ascending) and their weighted counts, then their levels:
-        # arrays of machine integers, since a large archive has millions of postings.
+        # arrays of machine integers, since a large archive has millions of postings (18
+        # million at 100,000 records). Counts take two bytes each until one does not fit.
         docs: dict[str, array[int]] = {}
         values: dict[str, array[int]] = {}
         lengths: list[int] = []
@@ -155,9 +156,13 @@ class TextIndex:
                 found = docs.get(term)
                 if found is None:
                     found = docs[term] = array("I")
-                    values[term] = array("I")
+                    values[term] = array("H")
                 found.append(number)
-                values[term].append(count)
+                try:
+                    values[term].append(count)
+                except OverflowError:  # a count above 65,535: this term's counts widen
+                    values[term] = array("I", values[term])
+                    values[term].append(count)
         average = sum(lengths) / len(records) if records else 1.0
         known: dict[tuple[int, int], int] = {}
         for term, weighted in values.items():
