@@ -117,6 +117,23 @@ class Ranked:
     did_you_mean: str | None
 
 
+def _add_postings(docs: dict[str, array[int]], values: dict[str, array[int]], number: int,
+                  counts: dict[str, int]) -> None:
+    """Record `number`'s weighted `counts` added to the postings: two bytes a count, until
+    one does not fit (that term's counts widen to four)."""
+    for term, count in counts.items():
+        found = docs.get(term)
+        if found is None:
+            found = docs[term] = array("I")
+            values[term] = array("H")
+        found.append(number)
+        try:
+            values[term].append(count)
+        except OverflowError:  # a count above 65,535
+            values[term] = array("I", values[term])
+            values[term].append(count)
+
+
 # Records analysed between two calls of a checkpoint: some 50 ms of work.
 _CHECKPOINT_EVERY = 256
 
@@ -152,17 +169,7 @@ class TextIndex:
             counts, length, distinct = analyse(record, bodies.get(record.id, ""))
             lengths.append(length)
             seen.update(distinct.keys())
-            for term, count in counts.items():
-                found = docs.get(term)
-                if found is None:
-                    found = docs[term] = array("I")
-                    values[term] = array("H")
-                found.append(number)
-                try:
-                    values[term].append(count)
-                except OverflowError:  # a count above 65,535: this term's counts widen
-                    values[term] = array("I", values[term])
-                    values[term].append(count)
+            _add_postings(docs, values, number, counts)
         average = sum(lengths) / len(records) if records else 1.0
         known: dict[tuple[int, int], int] = {}
         for term, weighted in values.items():
