@@ -62,7 +62,7 @@ def why_not_hugo(by_size: dict[int, Results], records: int,
         return None
     room = (f"more than {MEMORY_SHARE:.0%} of this machine's {format_bytes(memory)}"
             if memory is not None else "and this machine's memory cannot be read")
-    return (f"not started at {records:,} records: its peak memory, estimated from "
+    return (f"not started: its peak memory, estimated from "
             f"{format_bytes(by_size[size].memory[f'build.{HUGO}'].high)} at {size:,} records "
             f"in proportion to the records, would be {format_bytes(peak)}, {room}",
             f"not run: ~{format_bytes(peak)} est.")
