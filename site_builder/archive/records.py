@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -296,7 +297,7 @@ def parse_record(text: str, ctx: RecordContext) -> tuple[Record | None, list[Fin
         return None, problems.items
     record = Record(
         project=ctx.project, type=ctx.type, slug=ctx.file_name[:-3], number=match.group(1),
-        path=ctx.path, rel_path=ctx.rel_path, title=title, status=status, date=date,
+        path=ctx.path, rel_path=ctx.rel_path, title=title, status=sys.intern(status), date=date,
         description=scalar_text(description) or "", authors=lists["authors"],
         deciders=lists["deciders"], tags=lists["tags"], related=lists["related"],
         supersedes=lists["supersedes"], superseded_by=superseded_by, review_every=every,
