@@ -35,7 +35,8 @@ help:
 	@echo "make serve   live preview of example-site on http://127.0.0.1:8000/"
 	@echo "make test    lint (ruff, mypy --strict) and run every test (installs what they need)"
 	@echo "make check   validate example-site with site-builder check --strict"
-	@echo "make bench   speed and memory against Hugo and MkDocs (at N=$(N) records)"
+	@echo "make bench   speed and memory against Hugo and MkDocs (at N=$(N) records;"
+	@echo "             N=100,1000,10000,100000 adds the 100,000-record build, slow)"
 	@echo "make mermaid fetch the pinned Mermaid release from npm into theme/mermaid/ (checks its SHA-256s)"
 
 $(BIN)/python:

@@ -6,6 +6,7 @@ hugo_site.py, mkdocs_site.py, site_builder_target.py
               each tool: install, convert the archive, the commands to run
 measure.py    one command in a fresh child: wall time, CPU time, peak memory of its tree
 builds.py     full builds interleaved across tools, site-builder's rebuilds
+large.py      sizes above 10,000 records: builds only, Hugo only where it fits in memory
 live.py       `serve`: save a record → new page served
 mcp_client.py, mcp_timing.py, http_site.py
               the MCP server, local and remote, through a raw JSON-RPC client

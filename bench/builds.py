@@ -111,8 +111,10 @@ def _limit(tool: Tool, samples: _Samples) -> float | None:
     return max(tool.limit, min(DECISIVE * Summary.of(ours).median, tool.cap))
 
 
-def measure_builds(tools: list[Tool], corpus: Corpus, runs: int, results: Results) -> None:
-    """Run `runs` interleaved rounds and store every figure in `results`.
+def measure_builds(tools: list[Tool], corpus: Corpus, runs: int, results: Results,
+                   rebuilds: bool = True) -> None:
+    """Run `runs` interleaved rounds and store every figure in `results`; each round also
+    times site-builder's rebuilds unless not `rebuilds`.
 
     A tool that hits its time limit is not run again: its later runs would only cost the same
     limit and say nothing new. A tool that fails stops the bench with its error.
@@ -141,7 +143,7 @@ def measure_builds(tools: list[Tool], corpus: Corpus, runs: int, results: Result
                 stopped.add(tool.name)
             elif tool.name not in results.outputs:
                 results.outputs[tool.name] = describe_output(tool.output)
-        if has_site_builder:
+        if has_site_builder and rebuilds:
             _rebuilds(corpus, edits[round_number * 97 % len(edits)], round_number, samples)
     samples.store(results)
 

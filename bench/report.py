@@ -11,6 +11,7 @@ import os
 import platform
 from collections.abc import Sequence
 
+from bench.large import is_large
 from bench.results import HUGO, LABELS, MKDOCS, SITE_BUILDER, Results
 from bench.stats import Summary, format_bytes, format_ratio, format_summary, ratio
 from bench.targets import Verdict, format_value
@@ -105,14 +106,16 @@ def every_size(results: Results) -> list[str]:
                 continue
             cpu, hugo_cpu = (at.cpu_seconds.get(f"{kind}.{tool}") for tool in (SITE_BUILDER, HUGO))
             mkdocs = at.seconds.get(f"{kind}.{MKDOCS}")
-            rows.append((f"{size:,}{label}", _cell(ours), _cell(hugo), _ratio_cell(ours, hugo),
+            hugo_cell = at.not_run.get(HUGO) or _cell(hugo)
+            rows.append((f"{size:,}{label}", _cell(ours), hugo_cell, _ratio_cell(ours, hugo),
                          _cell(cpu), _cell(hugo_cpu), _ratio_cell(cpu, hugo_cpu),
                          _cell(at.memory.get(f"{kind}.{SITE_BUILDER}"), "b"), _cell(mkdocs)))
     lines = ["## Full builds at every size", "",
              f"{results.runs} interleaved round{'' if results.runs == 1 else 's'} at each size "
              "(site-builder, Hugo and MkDocs "
              "take turns going first); then one more build of each, each right after "
-             "`fstrim /` and dropping the page cache, the state that made the ratio worst.", "",
+             "`fstrim /` and dropping the page cache, the state that made the ratio worst."
+             + _large_note(results), "",
              *_table(header, rows), ""]
     changes = []
     for size, at in sorted(results.by_size.items()):
@@ -125,6 +128,15 @@ def every_size(results: Results) -> list[str]:
         lines += ["By how much the trimmed state changes the wall-time ratio to Hugo: "
                   + ", ".join(changes) + ".", ""]
     return lines
+
+
+def _large_note(results: Results) -> str:
+    big = [size for size in sorted(results.by_size) if is_large(size)]
+    if not big:
+        return ""
+    return (" At " + ", ".join(f"{size:,}" for size in big) + " records: one cold build of "
+            "each tool, no fstrim pair, and Hugo only where its peak memory, estimated from "
+            "the smaller sizes, fits in this machine's (bench/large.py).")
 
 
 def latencies(results: Results) -> list[str]:

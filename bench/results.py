@@ -76,6 +76,8 @@ class Results:
     """Missed target → what its profile shows (hottest functions)."""
     load: dict[str, list[str]] = field(default_factory=dict)
     """Archive → the Markdown lines of one HTTP load run on it (bench/http_load.py)."""
+    not_run: dict[str, str] = field(default_factory=dict)
+    """Tool → what its cells show where it was not started (`not run: ~24 GB est.`)."""
     by_size: dict[int, Results] = field(default_factory=dict)
     """Corpus size → the builds measured at that size (`build.<tool>`, `trimmed.<tool>`);
     the run's own figures are those of its largest size, which is also in here."""

@@ -2,16 +2,18 @@
 
     python bench/run.py --sizes 100,1000,10000   # what `make bench` runs
     python bench/run.py --sizes 1000             # a quick look (`make bench N=1000`)
+    python bench/run.py --sizes 100,1000,10000,100000   # and the build at 100,000 (slow)
 
 Steps: install the competitors when missing (Hugo from Debian's package, MkDocs with pip),
 then at each size: write the corpus with make_corpus.py, convert it into a Hugo site and a
 MkDocs site (MkDocs up to --mkdocs-up-to records: its build grows quadratically), time the
 builds (interleaved) and site-builder's rebuilds, and one more build of each right after
-`fstrim /` with the caches dropped. At the largest size: `serve` and the MCP server in both
-modes; judge
-SPEC §8's targets, ask the search question set through MCP and the site
-(bench/search_quality.py), profile what missed, print the report and write it to RESULTS.md
-(for the default 10,000 records; other sizes go to bench/work/RESULTS-<N>.md).
+`fstrim /` with the caches dropped. A size above 10,000 records times the cold builds alone,
+once, and Hugo only where it fits in memory (bench/large.py). At the largest size up to
+10,000: `serve` and the MCP server in both modes; judge SPEC §8's targets, ask the search
+question set through MCP and the site (bench/search_quality.py), profile what missed, print
+the report and write it to RESULTS.md (when the services ran at the default 10,000 records;
+otherwise to bench/work/RESULTS-<largest N>.md).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from bench import (  # noqa: E402
     corpus,
     http_load,
     hugo_site,
+    large,
     live,
     mcp_timing,
     mcp_workers,
@@ -93,6 +96,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-mkdocs", action="store_true", help="leave MkDocs out")
     parser.add_argument("--no-profile", action="store_true",
                         help="do not profile missed targets")
+    parser.add_argument("--builds-only", action="store_true",
+                        help="time the builds alone: no serve, MCP or search measurements")
     return parser.parse_args(argv)
 
 
@@ -101,15 +106,20 @@ def say(text: str) -> None:
 
 
 def competitors(args: argparse.Namespace, archive: corpus.Corpus, folder: Path,
-                results: Results, mkdocs: bool = True) -> list[builds.Tool]:
-    """The tools whose builds are timed: site-builder (when `build` exists), Hugo, MkDocs."""
+                results: Results, mkdocs: bool = True,
+                smaller: dict[int, Results] | None = None) -> list[builds.Tool]:
+    """The tools whose builds are timed: site-builder (when `build` exists), Hugo (where it
+    fits in memory, judged from the `smaller` sizes' runs), MkDocs."""
     tools = []
     if sb.has("build"):
         tools.append(builds.site_builder_tool(archive))
         results.versions[SITE_BUILDER] = sb.version()
     else:
         results.skipped["site-builder build"] = "this checkout has no `build` command yet"
-    if not args.no_hugo:
+    too_big = large.why_not_hugo(smaller or {}, results.records, large.machine_memory())
+    if too_big is not None and not args.no_hugo:
+        results.skipped[f"Hugo at {results.records:,} records"], results.not_run[HUGO] = too_big
+    elif not args.no_hugo:
         hugo, why = hugo_site.ensure_installed()
         if hugo:
             site = hugo_site.write_site(archive, folder / "hugo")
@@ -240,22 +250,26 @@ def profile_misses(archive: corpus.Corpus, folder: Path, results: Results) -> No
 
 
 def measure_size(args: argparse.Namespace, work: Path, records: int,
-                 ) -> tuple[corpus.Corpus, Path, Results]:
-    """The builds at one corpus size: interleaved rounds, rebuilds, then the trimmed pair."""
+                 smaller: dict[int, Results]) -> tuple[corpus.Corpus, Path, Results]:
+    """The builds at one corpus size: interleaved rounds, rebuilds, then the trimmed pair;
+    above 10,000 records one round of cold builds alone (bench/large.py)."""
     folder = work / f"run-{records}"
     folder.mkdir(parents=True, exist_ok=True)
     say(f"writing the {records:,}-record corpus (reused when unchanged)")
     pristine = corpus.pristine(work, records)
     archive = corpus.working_copy(pristine, folder / "archive")
-    results = Results(records=records, runs=args.runs)
-    tools = competitors(args, archive, folder, results, mkdocs=records <= args.mkdocs_up_to)
+    big = large.is_large(records)
+    results = Results(records=records, runs=1 if big else args.runs)
+    tools = competitors(args, archive, folder, results, mkdocs=records <= args.mkdocs_up_to,
+                        smaller=smaller)
     if records > args.mkdocs_up_to and not args.no_mkdocs:
         results.skipped["MkDocs"] = (f"timed up to {args.mkdocs_up_to:,} records only "
                                      "(--mkdocs-up-to): its build grows quadratically")
     say(f"timing builds of {records:,} records: " + ", ".join(t.name for t in tools))
-    builds.measure_builds(tools, archive, args.runs, results)
-    say(f"timing builds of {records:,} records right after fstrim and dropped caches")
-    builds.measure_trimmed([t for t in tools if t.name != MKDOCS], results)
+    builds.measure_builds(tools, archive, results.runs, results, rebuilds=not big)
+    if not big:
+        say(f"timing builds of {records:,} records right after fstrim and dropped caches")
+        builds.measure_trimmed([t for t in tools if t.name != MKDOCS], results)
     return archive, folder, results
 
 
@@ -267,30 +281,31 @@ def main(argv: list[str] | None = None) -> int:
     by_size: dict[int, Results] = {}
     archives: dict[int, tuple[corpus.Corpus, Path]] = {}
     for records in sizes:
-        measured, where, by_size[records] = measure_size(args, work, records)
-        archives[records] = (measured, where)
-    # The services are measured at 10,000 records (or the largest size below it); a larger
-    # size adds MCP local mode's start and calls (SPEC §8's 100,000-record row).
-    at = max([n for n in sizes if n <= DEFAULT_RECORDS] or [sizes[-1]])
-    archive, folder = archives[at]
-    results = by_size[at]
+        *archives[records], by_size[records] = measure_size(args, work, records, by_size)
+    # The services are measured at 10,000 records (or the largest size below it): a larger
+    # size is there for its build and adds MCP local mode's start and calls (SPEC §8's
+    # 100,000-record row).
+    main_size = max([s for s in sizes if not large.is_large(s)] or sizes)
+    archive, folder = archives[main_size]
+    results = by_size[main_size]
     results.by_size = by_size
     for measured_at in by_size.values():
         for name, why in measured_at.skipped.items():
             results.skipped.setdefault(name, why)
-    measure_site_builder_services(args, archive, results)
-    for records in (n for n in sizes if n > at):
-        big = archives[records][0]
-        say(f"timing the MCP server, local mode, at {records:,} records")
-        mcp_timing.measure_local(big.root, [big.record_id(p) for p in big.record_files()],
-                                 1, args.calls, by_size[records])
-    measure_search(archive, folder / "search", results)
+    if not args.builds_only:
+        measure_site_builder_services(args, archive, results)
+        for records in (n for n in sizes if n > main_size):
+            big = archives[records][0]
+            say(f"timing the MCP server, local mode, at {records:,} records")
+            mcp_timing.measure_local(big.root, [big.record_id(p) for p in big.record_files()],
+                                     1, args.calls, by_size[records])
+        measure_search(archive, folder / "search", results)
     if not args.no_profile:
         profile_misses(archive, folder / "profiles", results)
     text = reporting.render(results, judge(results))
     print(text)
-    target = args.results or (HERE / "RESULTS.md" if at == DEFAULT_RECORDS
-                              else work / f"RESULTS-{sizes[-1]}.md")
+    full = main_size == DEFAULT_RECORDS and not args.builds_only
+    target = args.results or (HERE / "RESULTS.md" if full else work / f"RESULTS-{sizes[-1]}.md")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
     say(f"report written to {target}")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bench.results import HUGO, MKDOCS, SITE_BUILDER, Results
-from bench.stats import Summary, format_bytes, format_seconds
+from bench.stats import Summary, format_bytes, format_seconds, ratio
 
 MB = 1_000_000
 
@@ -174,6 +174,8 @@ def size_targets(results: Results) -> list[Target]:
                        profile="build")]
     targets = []
     for size in sorted(results.by_size):
+        if HUGO in results.by_size[size].not_run:
+            continue  # too large for Hugo here: the report says so in its row
         limit = hugo_ratio(size)
         targets.append(Target(
             f"build-vs-hugo-{size}",
@@ -186,6 +188,45 @@ def size_targets(results: Results) -> list[Target]:
                 f"trimmed-vs-hugo-{size}",
                 f"full build after fstrim + dropped caches, {size:,} records ≤ {limit:.1f}× "
                 "Hugo's", limit, _ratio_at(size, "trimmed"), _times, profile="build"))
+    return targets + large_targets(results)
+
+
+# Issue 27: at 100,000 records a build holds at most LARGE_MEMORY and takes at most as many
+# times the 10,000-record build as it has times the records.
+LARGE_MEMORY = 1000 * MB
+SCALE_FROM = 10_000
+
+
+def _peak_at(size: int) -> Callable[[Results], float | None]:
+    def figure(results: Results) -> float | None:
+        at = results.by_size.get(size)
+        return _peak_build_memory(at) if at else None
+    return figure
+
+
+def _scale(size: int) -> Callable[[Results], float | None]:
+    def figure(results: Results) -> float | None:
+        big, base = results.by_size.get(size), results.by_size.get(SCALE_FROM)
+        if not big or not base:
+            return None
+        return ratio(big.seconds.get(f"build.{SITE_BUILDER}"),
+                     base.seconds.get(f"build.{SITE_BUILDER}"))
+    return figure
+
+
+def large_targets(results: Results) -> list[Target]:
+    """At each size above 10,000 records: the build's peak memory, and its wall time against
+    the 10,000-record build's (no profile: the profiles run at the main size)."""
+    targets = []
+    for size in sorted(s for s in results.by_size if s > SCALE_FROM):
+        targets.append(Target(
+            f"build-memory-{size}", f"peak memory of a build, {size:,} records ≤ 1 GB",
+            LARGE_MEMORY, _peak_at(size), format_bytes))
+        times = size / SCALE_FROM
+        targets.append(Target(
+            f"build-scale-{size}",
+            f"full build, {size:,} records ≤ {times:g}× the {SCALE_FROM:,}-record build",
+            times, _scale(size), _times))
     return targets
 
 

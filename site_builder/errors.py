@@ -15,6 +15,7 @@
     │   ├── SvgRefused               archive/attachments.py: an SVG that cannot be made safe
     │   ├── Refused                  base/confined.py: a path that leaves its folder
     │   ├── LookupFailed             archive/archive.py: a reference that names no record
+    │   ├── RecordChanged            archive/body_files.py: a record file changed after loading
     │   ├── PublishedError           access/jsonshape.py: a published file of the wrong shape
     │   ├── TooLarge, BadEncoding    access/fetch.py: an answer over its cap, or not UTF-8
     │   ├── RenderRefused            render/markdown/renderers.py: a body no renderer can finish

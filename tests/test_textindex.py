@@ -177,3 +177,24 @@ def test_the_whole_order_is_the_one_before_windows(example_root: Path):
         found = query.search_records(archive, query=text, project="build", limit=500)
         assert [r["id"] for r in found["records"]] == [i for i in ranked
                                                         if i.startswith("build/")]
+
+
+def test_a_word_written_more_often_than_two_bytes_count_is_still_ranked_by_it(
+        fixture_archive) -> None:
+    root = fixture_archive("lineage")
+    heavy = root / "content" / "p" / "adr" / "0010-heavy.md"
+    heavy.write_text("---\ntitle: Heavy\nstatus: accepted\ndate: 2020-01-01\n"
+                     "description: Says one word.\n---\n\n" + "zebra " * 70_000 + "\n",
+                     encoding="utf-8")
+    light = root / "content" / "p" / "adr" / "0011-light.md"
+    light.write_text("---\ntitle: Light\nstatus: accepted\ndate: 2020-01-02\n"
+                     "description: Says it once.\n---\n\nA zebra, and much else besides.\n",
+                     encoding="utf-8")
+    archive = load_archive(root)
+    index = TextIndex(archive)
+    docs, levels = index.postings()
+    numbers = {archive.records[n].slug: level for n, level in
+               zip(docs["zebra"], levels["zebra"], strict=True)}
+    assert numbers["0010-heavy"] == 31 > numbers["0011-light"]
+    found = [archive.records[n].slug for n in index.search("zebra").numbers]
+    assert found == ["0010-heavy", "0011-light"]

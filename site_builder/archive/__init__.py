@@ -4,6 +4,8 @@
 - `origins.py`   where records come from: content roots, and the source each belongs to
 - `scan.py`      which files a content root holds; symlinks out of it are refused there
 - `loader.py`    content roots → an Archive, reparsing only files that changed
+- `body_files.py` a record file's text: front matter split from the body, and bodies left in
+                 their files by a one-off load, read again when asked for
 - `archive.py`   the records with derived lineage, reviews and sign-offs; lookup by any name
 - `checks.py`    the problems that need more than one record to see
 - `links.py`     links in bodies: finding them, resolving them to records or attachments

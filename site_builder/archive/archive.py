@@ -7,7 +7,7 @@ the query layer, the site build and the MCP server only read it.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -138,15 +138,22 @@ class Archive:
         self._bodies = bodies
         self._all_bodies = all_bodies
         self.by_id: dict[str, Record] = {r.id: r for r in self.records}
-        self._keys: dict[str, list[str]] = {}
+        # Lookup key → the id it names, or the ids when it names several: a list for
+        # each of the seven keys of every record was 5 % of a large archive's memory.
+        self._keys: dict[str, str | list[str]] = {}
         if keys_from is not None:
             # The same files, so the same ids, refs and slugs: `loader.reload_records`.
             self._keys = keys_from._keys
         else:
+            keys = self._keys
             for record in self.records:
                 for key in lookup_keys(record.project, record.type, record.number,
                                        record.slug):
-                    self._keys.setdefault(key, []).append(record.id)
+                    found = keys.setdefault(key, record.id)
+                    if isinstance(found, list):
+                        found.append(record.id)
+                    elif found is not record.id:
+                        keys[key] = [found, record.id]
         self._replaces: dict[str, list[str]] = {}
         self._successors: dict[str, tuple[str, ...]] = {}
         self.superseded_by: dict[str, str] = self._derive_superseded_by()
@@ -182,7 +189,8 @@ class Archive:
         key = lookup_key(reference)
         if not key or key.isdigit():
             return []
-        return sorted(self._keys.get(key, ()))
+        found = self._keys.get(key, ())
+        return [found] if isinstance(found, str) else sorted(found)
 
     def get(self, reference: str) -> Record:
         """The one record `reference` names.
@@ -202,7 +210,8 @@ class Archive:
         return self.by_id[found[0]] if len(found) == 1 else None
 
     def body(self, record: Record) -> str:
-        """The Markdown body of `record` (fetched lazily in remote mode)."""
+        """The Markdown body of `record` (fetched lazily in remote mode, read from its file
+        when the loader left it there)."""
         return self._bodies(record) if self._bodies is not None else record.body
 
     def all_bodies(self) -> Mapping[str, str]:
@@ -217,6 +226,8 @@ class Archive:
 
     @cached_property
     def _own_bodies(self) -> Mapping[str, str]:
+        if any(record.body_file is not None for record in self.records):
+            return _BodiesOnDisk(self.by_id)  # read one at a time: never all held at once
         return {record.id: self.body(record) for record in self.records}
 
     # ---- lineage -------------------------------------------------------------------------
@@ -342,3 +353,19 @@ class Archive:
     def record_at(self, path: Path) -> Record | None:
         """The record whose source file is `path`, if any."""
         return self._by_path.get(path)
+
+
+class _BodiesOnDisk(Mapping[str, str]):
+    """Record id → body, each read from its file when asked for (`Record.body`)."""
+
+    def __init__(self, by_id: Mapping[str, Record]) -> None:
+        self._by_id = by_id
+
+    def __getitem__(self, record_id: str) -> str:
+        return self._by_id[record_id].body
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)

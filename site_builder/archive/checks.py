@@ -52,10 +52,11 @@ def checks_by_record(archive: Archive, records: Iterable[Record]) -> dict[str, l
     python_markdown = archive.config.markdown == "python-markdown"
     by_record: dict[str, list[Finding]] = {}
     for record in records:
+        body = record.body
         findings = [*_references(archive, record, broken),
                     *_links(archive, record, content, broken),
-                    *_placeholders(record), *_affects(record)]
-        problem = python_markdown_refusal(record.body) if python_markdown else None
+                    *_placeholders(record, body), *_affects(record)]
+        problem = python_markdown_refusal(body) if python_markdown else None
         if problem:
             findings.append(Finding(record.path, record.body_line, "error",
                                     f"Python-Markdown cannot render {problem} in bounded "
@@ -64,13 +65,13 @@ def checks_by_record(archive: Archive, records: Iterable[Record]) -> dict[str, l
     return by_record
 
 
-def _placeholders(record: Record) -> Iterator[Finding]:
-    """Text of `site-builder new`'s template that the author never replaced."""
+def _placeholders(record: Record, body: str) -> Iterator[Finding]:
+    """Text of `site-builder new`'s template that the author never replaced in the
+    description or `body`."""
     if record.description == template.DESCRIPTION:
         yield Finding(record.path, record.line_of("description"), "warning",
                       "'description' is still the template's placeholder: say in one line "
                       "what was decided, and why")
-    body = record.body
     for placeholder in template.BODY_PLACEHOLDERS:
         at = body.find(placeholder)
         if at != -1:

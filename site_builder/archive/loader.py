@@ -19,6 +19,7 @@ from typing import Any
 
 from site_builder.archive import foreign, scan
 from site_builder.archive.archive import Archive, Project
+from site_builder.archive.body_files import decoded
 from site_builder.archive.bulk import paused_gc
 from site_builder.archive.checks import cross_check
 from site_builder.archive.citations import cite_again, cite_code
@@ -64,6 +65,10 @@ class LoaderCache:
     """Parsed files keyed by path and (size, mtime): a reload parses only what changed.
 
     Keep one per long-lived process (MCP server, `serve`); `load_archive` fills it.
+    With `bodies_on_disk`, records leave their bodies in their files (`Record.body_file`):
+    what `load_archive` does for a caller that reads the archive once (a build, `check`)
+    and passes no cache, so that memory does not grow with the bodies. A long-lived process
+    keeps them, since its files may change under an archive it still answers from.
     """
 
     files: dict[str, _Parsed] = field(default_factory=dict)
@@ -74,6 +79,7 @@ class LoaderCache:
     # here so a long-lived server does not retry the network on every call.
     failed_sources: dict[Any, Finding] = field(default_factory=dict)
     foreign: foreign.ForeignCache = field(default_factory=foreign.ForeignCache)
+    bodies_on_disk: bool = False
 
 
 # The content roots of an archive: given the config and the loader cache's failed clones,
@@ -102,7 +108,7 @@ def load_archive(
     in `Archive.findings`, and records with errors that can still be read are kept, so the
     MCP server can answer from every record it can read while `build` refuses.
     """
-    cache = cache if cache is not None else LoaderCache()
+    cache = cache if cache is not None else LoaderCache(bodies_on_disk=True)
     findings: list[Finding] = []
     if config is None:
         config, config_findings = load_config(root)
@@ -271,6 +277,8 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
                                 path=path, rel_path=_relative(key, root),
                                 fields=fields, statuses=statuses, source=content.source)
             parsed = _Parsed(stamp, context, *_parse_file(path, ctx))
+            if cache.bodies_on_disk and parsed.record is not None:
+                parsed.record = parsed.record.on_disk(key, stamp)
             cache.files[key] = parsed
         fingerprint.append((key, stamp))
         findings.extend(parsed.findings)
@@ -327,11 +335,9 @@ def _parse_file(path: Path, ctx: RecordContext) -> tuple[Record | None, list[Fin
     except Refused as exc:
         return None, [Finding(path, 1, "error", f"'{path.name}' {exc.reason}")]
     try:
-        text = data.decode("utf-8")
+        text = decoded(data)
     except UnicodeDecodeError as exc:
         return None, [Finding(path, 1, "error", f"not UTF-8 text ({exc.reason})")]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
     return parse_record(text, ctx)
 
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
-from dataclasses import dataclass, field
+import sys
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from site_builder.archive.affects import Affects
+from site_builder.archive.body_files import BodyFile
+from site_builder.archive.body_files import split_front_matter as split_front_matter
 from site_builder.archive.links import BodyLink, body_links, content_root
 from site_builder.archive.origins import Source
 from site_builder.archive.values import (
@@ -41,8 +44,8 @@ class Record:
     """One decision record as written, before anything is derived from other records.
 
     `id` is `<project>/<type>/<NNNN-slug>`; `path` the source file (absolute), `rel_path` the
-    same relative to the archive root in POSIX form; `body` the Markdown after the front matter,
-    which starts at `body_line` of the file. References (`supersedes`, `related`,
+    same relative to the archive root in POSIX form; the body starts at `body_line` of the
+    file. References (`supersedes`, `related`,
     `superseded_by`) are kept as written and resolved by the Archive. `key_lines` places each
     front-matter key path (`title`, `review.every`, `supersedes.1`) within the front matter,
     whose first line is the file's line 2; `line_of` gives file lines.
@@ -53,6 +56,9 @@ class Record:
     the short id are derived from the stem). `status_note` is what its status said after
     the status word (`Accepted (for the package pipeline)` → `for the package pipeline`), and
     `lenient` says its problems that its own tool accepts are warnings (read, not judged).
+
+    `body` is the Markdown after the front matter: `body_text` as parsed, or read again from
+    the file when the loader left it there (`body_file`, with `body_text` empty).
     """
 
     project: str
@@ -77,13 +83,14 @@ class Record:
     approvals: int | None = None
     affects: Affects = field(default_factory=lambda: Affects(()))
     fields: tuple[tuple[str, Any], ...] = ()
-    body: str = ""
+    body_text: str = ""
     body_line: int = 1
     source: Source | None = None
     key_lines: tuple[tuple[str, int], ...] = ()
     root: Path | None = None
     status_note: str | None = None
     lenient: bool = False
+    body_file: BodyFile | None = None
     # Derived from project, type and slug in __post_init__: every lookup, sort and query
     # reads it, and an f-string per read is measurable on 10,000 records.
     id: str = field(init=False, repr=False, compare=False)
@@ -104,7 +111,21 @@ class Record:
     @property
     def links(self) -> tuple[BodyLink, ...]:
         """The links of the body, found on first use (only `check` and `build` need them)."""
+        if self.body_file is not None:
+            return self.body_file.links
         return body_links(self.body)
+
+    @property
+    def body(self) -> str:
+        """The Markdown body: `body_text`, or read from the file when the loader left it
+        there (`body_file`). Raises RecordChanged when that file changed since."""
+        return self.body_text if self.body_file is None else self.body_file.read()
+
+    def on_disk(self, path: str, stamp: tuple[int, int]) -> Record:
+        """This record with its body left in its file, as read at `stamp`; its links are
+        found now, uncached (the cache of `body_links` would hold the bodies)."""
+        return replace(self, body_text="", body_file=BodyFile(
+            path, stamp, body_links.__wrapped__(self.body_text)))
 
     @property
     def field_values(self) -> dict[str, Any]:
@@ -160,31 +181,6 @@ class RecordContext:
     fields: tuple[FieldDef, ...] = ()
     statuses: frozenset[str] = frozenset()
     source: Source | None = None
-
-
-# The line closing the front matter, found from the line break before it (a literal to scan
-# for, which is much faster than a `^` anchor on every position).
-_FRONT_END = re.compile(r"\n(?:---|\.\.\.)[ \t]*\r?(?=\n|$)")
-
-
-def split_front_matter(text: str) -> tuple[str | None, str, int]:
-    """Split `---` front matter from the body.
-
-    Returns (front matter text or None when there is none, body, line where the body starts).
-    """
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if not (text.startswith("---\n") or text.startswith("---\r\n")):
-        return None, text, 1
-    start = text.index("\n") + 1
-    match = _FRONT_END.search(text, start - 1)
-    if not match:
-        return None, text, 1
-    front = text[start:match.start() + 1]
-    end = text.find("\n", match.end())
-    body = "" if end == -1 else text[end + 1:]
-    body_line = text.count("\n", 0, end) + 2 if end != -1 else text.count("\n") + 2
-    return front, body, body_line
 
 
 def _head(data: dict[Any, Any], ctx: RecordContext,
@@ -301,13 +297,26 @@ def parse_record(text: str, ctx: RecordContext) -> tuple[Record | None, list[Fin
         return None, problems.items
     record = Record(
         project=ctx.project, type=ctx.type, slug=ctx.file_name[:-3], number=match.group(1),
-        path=ctx.path, rel_path=ctx.rel_path, title=title, status=status, date=date,
+        path=ctx.path, rel_path=ctx.rel_path, title=title, status=sys.intern(status), date=date,
         description=scalar_text(description) or "", authors=lists["authors"],
         deciders=lists["deciders"], tags=lists["tags"], related=lists["related"],
         supersedes=lists["supersedes"], superseded_by=superseded_by, review_every=every,
         reviewed=reviewed, reviewers=reviewers, approvals=approvals,
-        affects=Affects(lists["affects"]), fields=fields, body=body,
+        affects=Affects(lists["affects"]), fields=fields, body_text=body,
         body_line=body_line, source=ctx.source,
-        key_lines=tuple(problems.lines.items()),
+        key_lines=_shared_lines(problems.lines),
     )
     return record, problems.items
+
+
+# (key, line) pairs, one object each for every record that has it: records written from one
+# template place their keys alike, and a pair of its own per key and record was a tenth of a
+# loaded archive's memory. Bounded: emptied when it grows past _PAIRS_AT_MOST.
+_PAIRS: dict[tuple[str, int], tuple[str, int]] = {}
+_PAIRS_AT_MOST = 1 << 16
+
+
+def _shared_lines(lines: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    if len(_PAIRS) > _PAIRS_AT_MOST:
+        _PAIRS.clear()
+    return tuple([_PAIRS.setdefault(pair, pair) for pair in lines.items()])

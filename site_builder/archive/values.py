@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -48,11 +49,12 @@ def scalar_text(value: Any) -> str | None:
 
 
 def string_list(value: Any, key: str, problems: Problems) -> tuple[str, ...]:
-    """A list of strings; a single string is a list of one."""
+    """A list of strings; a single string is a list of one. The strings are interned: the
+    same tags and people recur across an archive, one object each (`sys.intern`)."""
     if value is None:
         return ()
     if type(value) is list and all(type(item) is str for item in value):
-        return tuple(value)  # the usual case, checked in one pass
+        return tuple(map(sys.intern, value))  # the usual case, checked in one pass
     items = value if isinstance(value, list) else [value]
     out = []
     for index, item in enumerate(items):
@@ -63,7 +65,7 @@ def string_list(value: Any, key: str, problems: Problems) -> tuple[str, ...]:
             problems.add("error", f"'{key}' must be a list of strings, not {item!r}{hint}",
                          f"{key}.{index}" if isinstance(value, list) else key)
             continue
-        out.append(text)
+        out.append(sys.intern(text))
     return tuple(out)
 
 

@@ -14,8 +14,11 @@ from llms_txt import parse_llms_file
 
 from site_builder.archive.records import split_front_matter
 from site_builder.query import answers as query
+from site_builder.render.agents.artifacts import decisions, decisions_json
+from site_builder.render.pages.urls import Urls
 from site_builder.render.site import BuildResult, build_site
 from site_builder.sources.load import load_archive
+from tests.conftest import EXAMPLE_SITE
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -259,3 +262,12 @@ def test_the_feed_drops_exactly_what_xml_cannot_hold() -> None:
     differ = [hex(point) for point in range(0x110000)
               if bool(feeds._NOT_XML.match(chr(point))) == _xml_char(point)]
     assert differ == []
+
+
+def test_decisions_json_in_chunks_is_the_index_dumped_whole() -> None:
+    archive = load_archive(EXAMPLE_SITE)
+    urls = Urls(archive.config)
+    chunks = list(decisions_json(archive, urls))
+    assert len(chunks) == len(archive.records) + 2  # never the whole text in one piece
+    whole = json.dumps(decisions(archive, urls), ensure_ascii=False, separators=(",", ":"))
+    assert b"".join(chunks) == (whole + "\n").encode("utf-8")

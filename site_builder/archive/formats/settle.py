@@ -157,7 +157,7 @@ def settle(fields: Fields, facts: FileFacts, folder: Folder) -> Settled:
         tags=_list(values["tags"].text) if "tags" in values else (),
         related=tuple(refs[RELATED]), supersedes=tuple(refs[SUPERSEDES]),
         superseded_by=refs[SUPERSEDED_BY][0] if refs[SUPERSEDED_BY] else None,
-        affects=Affects(()), fields=custom, body=fields.body, body_line=fields.body_line,
+        affects=Affects(()), fields=custom, body_text=fields.body, body_line=fields.body_line,
         source=folder.source, key_lines=tuple(lines.items()), root=folder.root,
         status_note=note or None, lenient=not folder.foreign.strict,
     )

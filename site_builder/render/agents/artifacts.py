@@ -70,7 +70,7 @@ def planned(archive: Archive, urls: Urls, html_pages: Iterable[str] = ()) -> Ite
     for record in archive.records:
         yield Planned(urls.record_markdown(record), partial(copies.copy, record),
                       partial(query.shown_by, archive, record))
-    yield Planned(DECISIONS, lambda: _json(decisions(archive, urls), compact=True), EVERY)
+    yield Planned(DECISIONS, partial(decisions_json, archive, urls), EVERY)
     yield Planned(SCHEMA, lambda: _json(decisions_schema(archive.config), compact=False),
                   nothing)
     header = functools.cache(partial(llms_header, archive, urls))
@@ -96,13 +96,33 @@ def _json(value: Any, compact: bool) -> str:
 
 def decisions(archive: Archive, urls: Urls) -> dict[str, Any]:
     """The index of the archive: everything an agent needs except the bodies."""
+    return {**_decisions_head(archive), "records": [
+        _decisions_item(archive, urls, record) for record in archive.records]}
+
+
+def decisions_json(archive: Archive, urls: Urls) -> Iterator[bytes]:
+    """decisions.json as compact JSON, in chunks of one record each: the same bytes as
+    `decisions` dumped whole, without every record's dict and the whole text held at once
+    (some 300 MB at 100,000 records)."""
+    head = _json(_decisions_head(archive), compact=True)
+    assert head.endswith("}\n")
+    yield (head[:-2] + ',"records":[').encode("utf-8")
+    for number, record in enumerate(archive.records):
+        text = _json(_decisions_item(archive, urls, record), compact=True)[:-1]
+        yield (text if number == 0 else "," + text).encode("utf-8")
+    yield b"]}\n"
+
+
+def _decisions_item(archive: Archive, urls: Urls, record: Record) -> dict[str, Any]:
+    item = query.detail(archive, record, body=False)
+    item["path"] = urls.record_page(record)
+    item["md"] = urls.record_markdown(record)
+    return item
+
+
+def _decisions_head(archive: Archive) -> dict[str, Any]:
+    """decisions.json without its records (which come last)."""
     config = archive.config
-    records = []
-    for record in archive.records:
-        item = query.detail(archive, record, body=False)
-        item["path"] = urls.record_page(record)
-        item["md"] = urls.record_markdown(record)
-        records.append(item)
     return {
         "site": {
             "title": config.title,
@@ -115,7 +135,6 @@ def decisions(archive: Archive, urls: Urls) -> dict[str, Any]:
         "statuses": [s.to_json() for s in config.statuses],
         "fields": [f.to_json() for f in config.fields],
         "projects": query.list_projects(archive)["projects"],
-        "records": records,
     }
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import site_builder
 from site_builder.archive.archive import Archive
+from site_builder.archive.body_files import BodyFile
 from site_builder.archive.records import Record
 from site_builder.base.installed import installed_versions, normal_name
 from site_builder.render.markdown.body_cache import BodyCache
@@ -174,8 +175,10 @@ class RenderedBodies(Mapping[str, RenderedBody]):
 
 # ---- rendering ------------------------------------------------------------------------------
 
-# (record id, cache key, page, source path, body): everything rendering one body needs.
-Job = tuple[str, str, str, str, str]
+# (record id, cache key, page, source path, body): everything rendering one body needs. The
+# body is its text, or the file it was left in (`Record.body_file`), which the worker reads:
+# the jobs of a whole archive are made at once, and would otherwise hold every body.
+Job = tuple[str, str, str, str, "str | BodyFile"]
 # Where rendered bodies are stored: the cache's folder and environment key (None: nowhere).
 CacheAt = tuple[Path, str] | None
 
@@ -197,6 +200,8 @@ class _Worker:
 
     def __call__(self, job: Job) -> tuple[str, RenderedBody | None]:
         record_id, key, page, path, body = job
+        if not isinstance(body, str):
+            body = body.read()
         rendered = self.renderer.render(Origin(page, Path(path)), body)
         if self.cache is not None:
             self.unstored.append((key, rendered))
@@ -259,21 +264,30 @@ def render_bodies(archive: Archive, cache: BodyCache | None, jobs: int | None = 
     links, keys = keyed or body_keys(archive, cache)
     markdown = archive.config.markdown
     todo: list[Job] = []
+    weight = 0
     for record in archive.records:
         if needed is not None and record.id not in needed:
             continue
         key = keys[record.id]
         if cache is None or not cache.has(key):
-            todo.append((record.id, key, Urls.record_page(record), str(record.path),
-                         archive.body(record)))
+            body = _job_body(archive, record)
+            todo.append((record.id, key, Urls.record_page(record), str(record.path), body))
+            # Characters of Markdown; a body left in its file counts the file's bytes
+            # (reading it here would be one more pass over every file).
+            weight += len(body) if isinstance(body, str) else body.stamp[0]
     cache_at = (cache.folder, cache.environment) if cache is not None else None
     results = process_map(_render, todo, jobs, initializer=_start,
                           initargs=(links.table, markdown, cache_at),
-                          weight=sum(len(job[4]) for job in todo), finish=_finish,
+                          weight=weight, finish=_finish,
                           ahead=None if cache is not None else IN_FLIGHT)
     bodies = RenderedBodies(keys, cache, {}, (job[0] for job in todo), results)
     wanted = len(keys) if needed is None else sum(1 for k in keys if k in needed)
     return bodies, BodyStats(rendered=len(todo), cached=wanted - len(todo))
+
+
+def _job_body(archive: Archive, record: Record) -> str | BodyFile:
+    """What a job carries of `record`'s body: the file it was left in, or its text."""
+    return record.body_file if record.body_file is not None else archive.body(record)
 
 
 def _key(cache: BodyCache | None, links: SourceLinks, record: Record, body: str,

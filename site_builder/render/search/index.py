@@ -37,7 +37,7 @@ from typing import Any
 
 from site_builder.archive.archive import Archive
 from site_builder.base.site_paths import SEARCH_DIR
-from site_builder.query.textindex import RULES, index_for, record_key
+from site_builder.query.textindex import RULES, TextIndex, record_key
 from site_builder.render.pages import views
 from site_builder.render.pages.urls import tag_slug
 
@@ -88,15 +88,18 @@ class SearchIndex:
         """`checkpoint` is called now and then while the records are analysed; raising there
         gives the index up (`TextIndex.postings`)."""
         self.archive = archive
-        text = index_for(archive)
+        text = TextIndex(archive)  # not memoised: nothing of it outlives the files written
         self.ids = [record.id for record in archive.records]
         # term → record numbers and levels, ascending: textindex's own, plus the terms that
         # name records and facets (level 31, never ranked).
         words, levels = text.postings(checkpoint)
-        extra: dict[str, list[int]] = {}
+        extra: dict[str, array[int]] = {}
         for number, record in enumerate(archive.records):
             for term in [record_key(record), *facet_terms(record)]:
-                extra.setdefault(term, []).append(number)
+                found = extra.get(term)
+                if found is None:
+                    found = extra[term] = array("I")
+                found.append(number)
         self._docs: dict[str, Sequence[int]] = {**words, **extra}
         self._levels: dict[str, Sequence[int]] = {
             **levels, **{term: array("B", [_TOP]) * len(docs) for term, docs in extra.items()}}
@@ -164,8 +167,9 @@ class SearchIndex:
             # number → its supersede chain (textindex.current_first), superseded records only.
             "chains": {str(number): chain for number, chain in sorted(self.chains.items())},
         })
-        for prefix, shard in shards.items():
-            yield f"{OUTPUT_DIR}/terms/{file_key(prefix)}.json", _json(shard)
+        while shards:  # each shard let go once written: the postings are never held twice
+            prefix = next(iter(shards))
+            yield f"{OUTPUT_DIR}/terms/{file_key(prefix)}.json", _json(shards.pop(prefix))
         for number, chunk in enumerate(self.chunks()):
             yield f"{OUTPUT_DIR}/records/{number}.json", _json(chunk)
         yield f"{OUTPUT_DIR}/words.json", _json(self.typo_words)
