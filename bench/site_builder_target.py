@@ -87,13 +87,14 @@ def build_command(root: Path) -> list[str]:
     return command("build", "--root", str(root))
 
 
-# A build as on a system without renameat2: the commit is journaled (build/adr/0025).
-_WITHOUT_EXCHANGE = ("import sys; import site_builder.render.output.exchange as e; "
-                     "e._CALL = None; from site_builder.cli import main; sys.exit(main())")
+# `python -c` with this runs the CLI as on a system without renameat2 (another OS, an old C
+# library): builds commit through the journal, file by file (build/adr/0025).
+WITHOUT_EXCHANGE = ("import sys; import site_builder.render.output.exchange as e; "
+                    "e._CALL = None; from site_builder.cli import main; sys.exit(main())")
 
 
 def journal_build_command(root: Path) -> list[str]:
-    return [sys.executable, "-c", _WITHOUT_EXCHANGE, "build", "--root", str(root)]
+    return [sys.executable, "-c", WITHOUT_EXCHANGE, "build", "--root", str(root)]
 
 
 def output_dir(root: Path) -> Path:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.site_builder_target import WITHOUT_EXCHANGE
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 EXAMPLE_SITE = REPO / "example-site"
@@ -55,12 +57,6 @@ def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120,
     return subprocess.run([sys.executable, "-m", "site_builder", *args], cwd=cwd,
                           capture_output=True, text=True, timeout=timeout, input=input,
                           check=False, env={**os.environ, **env} if env else None)
-
-
-# `python -c` with this runs the CLI as on a system without renameat2 (another OS, an old C
-# library): builds commit through the journal, file by file, as they do there.
-WITHOUT_EXCHANGE = ("import sys; import site_builder.render.output.exchange as e; e._CALL = None; "
-                    "from site_builder.cli import main; sys.exit(main(sys.argv[1:]))")
 
 
 def run_cli_without_exchange(*args: str,

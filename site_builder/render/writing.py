@@ -93,12 +93,10 @@ def start_rendering(archive: Archive, cache: BodyCache | None, jobs: int | None,
     """Start the search index and the bodies (those an `increment` makes pages of, when
     there is one). The index first: its worker is forked without a thread, while the body
     workers' pool starts one, after which nothing more forks."""
-    partial = increment is not None and increment.full is None
     index = (in_background(index_files, archive, jobs=jobs)
              if increment is None or increment.search else None)
     needed = None
-    if partial:
-        assert increment is not None
+    if increment is not None and increment.full is None:
         needed = {r.id for r in archive.records if Urls.record_page(r) in increment.make}
     bodies, stats = render_bodies(archive, cache, jobs, keyed=keyed, needed=needed)
     return index, bodies, stats

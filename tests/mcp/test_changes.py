@@ -15,11 +15,17 @@ from site_builder.access.source import LocalSource
 from site_builder.config.site import load_config
 
 
-def test_quiet_until_something_is_written(tmp_path: Path):
+def one_record(tmp_path: Path) -> tuple[Path, Path]:
+    """A content folder holding one record file, and that file."""
     content = tmp_path / "content"
     (content / "p" / "adr").mkdir(parents=True)
     record = content / "p" / "adr" / "0001-a.md"
     record.write_text("one", encoding="utf-8")
+    return content, record
+
+
+def test_quiet_until_something_is_written(tmp_path: Path):
+    content, record = one_record(tmp_path)
     changes = FolderChanges([content])
     assert changes.active
     assert changes.changed() is False
@@ -90,10 +96,7 @@ def test_local_source_without_inotify_still_sees_edits(fixture_archive: Callable
 
 
 def test_edits_in_place_are_named_and_anything_else_is_not(tmp_path: Path):
-    content = tmp_path / "content"
-    (content / "p" / "adr").mkdir(parents=True)
-    record = content / "p" / "adr" / "0001-a.md"
-    record.write_text("one", encoding="utf-8")
+    content, record = one_record(tmp_path)
     changes = FolderChanges([content])
     assert changes.edited() == set()
     record.write_text("two", encoding="utf-8")

@@ -23,8 +23,9 @@ import sys
 import time
 from pathlib import Path
 
+from bench.site_builder_target import WITHOUT_EXCHANGE
 from site_builder.render.output.journal import recover
-from tests.conftest import REPO, WITHOUT_EXCHANGE
+from tests.conftest import REPO
 
 RECORDS = 300
 KILLS_SPREAD = 6

@@ -29,7 +29,7 @@ import pytest
 from site_builder.config.site import load_config
 from site_builder.render.site import spare_folder
 from tests.conftest import REPO
-from tests.render.test_kill import digest, make_b, siblings
+from tests.render.test_kill import digest, make_b, put_back, siblings
 
 RECORDS = 2000
 SPREAD = 4
@@ -65,16 +65,6 @@ def build(root: Path, output: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "site_builder", "build", "--root", str(root),
                              "--output", str(output), "--force", "--jobs", "1"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def put_back(pristine: Path, site: Path) -> None:
-    """Make `site` site A again (hard links to the pristine copy), nothing beside it."""
-    for path in site.parent.glob(f"{site.name}*"):
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path)
-        else:
-            path.unlink()
-    shutil.copytree(pristine, site, symlinks=True, copy_function=os.link)
 
 
 def staging(root: Path, site: Path, pid: int) -> Path:

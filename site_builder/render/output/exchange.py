@@ -5,7 +5,7 @@ folders can trade names atomically: every path a reader resolves lies in the old
 the call and in the new one after it, never in a mix of both. The build stages the whole new
 site beside the output (unchanged files hard-linked from the old one, so they keep their inode
 and mtime), exchanges the two folders and deletes the old site under the staging name
-(build/adr/0037). Where the call is missing (another system, an older C library, a file system
+(build/adr/0037). Where the call is missing (another system, a C library without renameat2, a file system
 that refuses the flag) or cannot apply (the output is a mount point), `unavailable` says why,
 and the build commits through the journal instead.
 """
@@ -21,9 +21,6 @@ from pathlib import Path
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
-# renameat2's system call number where the C library has no wrapper (glibc before 2.28).
-_SYSCALL_NUMBERS = {"x86_64": 316, "aarch64": 276, "i686": 353, "armv7l": 382,
-                    "ppc64le": 357, "s390x": 347, "riscv64": 276}
 # What a file system or kernel answers when it cannot exchange.
 _CANNOT = {errno.EINVAL, errno.ENOSYS, errno.EPERM, errno.EXDEV, errno.EBUSY,
            errno.EOPNOTSUPP}
@@ -32,8 +29,8 @@ _Call = Callable[[bytes, bytes], int]
 
 
 def _system_call() -> _Call | None:
-    """renameat2 with RENAME_EXCHANGE from the C library, or through syscall(2); None
-    outside Linux or where neither can be found."""
+    """renameat2 with RENAME_EXCHANGE from the C library (glibc 2.28 and later, musl); None
+    outside Linux or where the library has no such function (the journal commits there)."""
     if not sys.platform.startswith("linux"):
         return None
     try:
@@ -41,19 +38,12 @@ def _system_call() -> _Call | None:
     except OSError:
         return None
     wrapper = getattr(libc, "renameat2", None)
-    if wrapper is not None:
-        wrapper.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
-                            ctypes.c_uint)
-        wrapper.restype = ctypes.c_int
-        return lambda a, b: int(wrapper(_AT_FDCWD, a, _AT_FDCWD, b, _RENAME_EXCHANGE))
-    number = _SYSCALL_NUMBERS.get(os.uname().machine)
-    syscall = getattr(libc, "syscall", None)
-    if number is None or syscall is None:
+    if wrapper is None:
         return None
-    syscall.restype = ctypes.c_long
-    return lambda a, b: int(syscall(ctypes.c_long(number), ctypes.c_int(_AT_FDCWD),
-                                    ctypes.c_char_p(a), ctypes.c_int(_AT_FDCWD),
-                                    ctypes.c_char_p(b), ctypes.c_uint(_RENAME_EXCHANGE)))
+    wrapper.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                        ctypes.c_uint)
+    wrapper.restype = ctypes.c_int
+    return lambda a, b: int(wrapper(_AT_FDCWD, a, _AT_FDCWD, b, _RENAME_EXCHANGE))
 
 
 _CALL = _system_call()
