@@ -3,11 +3,11 @@
 On Linux (3.15 and later, on ext4, tmpfs, XFS, Btrfs and most local file systems) two
 folders can trade names atomically: every path a reader resolves lies in the old site before
 the call and in the new one after it, never in a mix of both. The build stages the whole new
-site beside the output (unchanged files hard-linked from the old one, so they keep their inode
-and mtime), exchanges the two folders and deletes the old site under the staging name
-(build/adr/0037). Where the call is missing (another system, a C library without renameat2, a file system
-that refuses the flag) or cannot apply (the output is a mount point), `unavailable` says why,
-and the build commits through the journal instead.
+site (unchanged files hard-linked from the old one, so they keep their inode and mtime),
+exchanges the two folders and keeps the old site as the next build's spare (`spare`) or
+deletes it (build/adr/0037). Where the call is missing (another system, a C library without
+renameat2, a file system that refuses the flag) or cannot apply (the output is a mount
+point), `unavailable` says why, and the build commits through the journal instead.
 """
 
 from __future__ import annotations
