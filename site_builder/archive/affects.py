@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from site_builder.base.kept import rebuilt_by_init
 from site_builder.errors import InputError
 
 MAX_PATTERN = 1024
@@ -255,6 +256,7 @@ def _matcher(pattern: str) -> Glob | None:
         return None
 
 
+@rebuilt_by_init
 @dataclass(frozen=True, slots=True)
 class Affects:
     """The compiled `affects` list of one record."""

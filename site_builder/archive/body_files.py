@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from site_builder.archive.links import BodyLink
+from site_builder.base.kept import rebuilt_by_init
 from site_builder.errors import InputError
 
 
@@ -22,19 +23,35 @@ class RecordChanged(InputError):
     """A record file whose body was left on disk changed after the loader read it."""
 
 
+@rebuilt_by_init
 @dataclass(frozen=True, slots=True)
 class BodyFile:
-    """Where the body of a record is when the loader left it on disk: its file, as the
-    loader read it (`stamp`: size and mtime in ns), and the links the body holds, found
-    when it was read (every check and the render-cache key ask for them)."""
+    """Where the body of a record is: its file, as the loader read it (`stamp`: size and
+    mtime in ns; the two say which body this is), and the links the body holds, found when
+    a one-off load read it (every check and the render-cache key ask for them). A
+    long-lived process holds the body as well (`text`, read at once: files may change under
+    the archive it answers from), and finds its links when asked (`links` None)."""
 
     path: str
     stamp: tuple[int, int]
-    links: tuple[BodyLink, ...]
+    links: tuple[BodyLink, ...] | None = field(compare=False, repr=False)
+    text: str | None = field(default=None, compare=False, repr=False)
 
     def read(self) -> str:
-        """The body as the loader read it. Raises RecordChanged when the file is no longer
-        the one read (its size or mtime differ), or is gone."""
+        """The body as the loader read it. Raises RecordChanged when it is not held and the
+        file is no longer the one read (its size or mtime differ), or is gone."""
+        if self.text is not None:
+            return self.text
+        return self._read()
+
+    def hold(self) -> None:
+        """Read the body from the file now and hold it from here on (a fill of this
+        object's cache, like a cached property: nothing it compares or shows changes).
+        Raises RecordChanged as `read` does."""
+        if self.text is None:
+            object.__setattr__(self, "text", self._read())
+
+    def _read(self) -> str:
         try:
             fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         except OSError as error:

@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from site_builder.base.confined import inside
+from site_builder.base.kept import rebuilt_by_init
 from site_builder.text import gfm
 
 # In cmark-gfm's HTML with source positions: where a link or image tag starts (the renderer's
@@ -35,6 +36,7 @@ _SOURCEPOS = re.compile(r'data-sourcepos="(\d+):\d+-(\d+):\d+"')
 _MISSES = 64
 
 
+@rebuilt_by_init
 @dataclass(frozen=True, slots=True)
 class BodyLink:
     """A link target as written in a body, and its 1-based line within the body."""

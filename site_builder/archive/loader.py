@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import stat as stat_mode
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +24,10 @@ from site_builder.archive.bulk import paused_gc
 from site_builder.archive.checks import cross_check
 from site_builder.archive.citations import cite_again, cite_code
 from site_builder.archive.formats.files import DRAFT, Skipped
+from site_builder.archive.loader_cache import Kept, LoaderCache, Parsed
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.project_file import (
     PROJECT_FILE,
-    ProjectCache,
     foreign_project,
     read_project,
 )
@@ -38,49 +38,13 @@ from site_builder.base.findings import Finding
 from site_builder.base.site_paths import RESERVED_FOLDERS
 from site_builder.config.site import SiteConfig, load_config
 
-__all__ = ["SHALLOW_DATES", "ContentRoot", "LoaderCache", "load_archive", "reload_records"]
+__all__ = ["SHALLOW_DATES", "ContentRoot", "Kept", "LoaderCache", "load_archive",
+           "reload_records"]
 
 SHALLOW_DATES = (
     "records without a date take the date git first added them, but this checkout is shallow "
     "(its history is cut), so those dates are wrong: fetch the whole history (in GitHub "
     "Actions, actions/checkout with 'fetch-depth: 0')")
-
-@dataclass(slots=True)
-class _Parsed:
-    """One file's parse: valid while its (size, mtime) and what parsing depended on hold."""
-
-    stamp: tuple[int, int]
-    context: Any
-    record: Record | None
-    findings: list[Finding]
-
-    @property
-    def draft(self) -> bool:
-        """Drafts parse to no record and no findings: they are never built."""
-        return self.record is None and not self.findings
-
-
-@dataclass(slots=True)
-class LoaderCache:
-    """Parsed files keyed by path and (size, mtime): a reload parses only what changed.
-
-    Keep one per long-lived process (MCP server, `serve`); `load_archive` fills it.
-    With `bodies_on_disk`, records leave their bodies in their files (`Record.body_file`):
-    what `load_archive` does for a caller that reads the archive once (a build, `check`)
-    and passes no cache, so that memory does not grow with the bodies. A long-lived process
-    keeps them, since its files may change under an archive it still answers from.
-    """
-
-    files: dict[str, _Parsed] = field(default_factory=dict)
-    projects: ProjectCache = field(default_factory=dict)
-    last: tuple[Any, Archive] | None = None
-    contexts: dict[Any, Any] = field(default_factory=dict)
-    # Sources whose clone failed in this process (see site_builder.sources.resolve), kept
-    # here so a long-lived server does not retry the network on every call.
-    failed_sources: dict[Any, Finding] = field(default_factory=dict)
-    foreign: foreign.ForeignCache = field(default_factory=foreign.ForeignCache)
-    bodies_on_disk: bool = False
-
 
 # The content roots of an archive: given the config and the loader cache's failed clones,
 # the roots in order and the problems found making them (site_builder.sources.resolve).
@@ -108,7 +72,8 @@ def load_archive(
     in `Archive.findings`, and records with errors that can still be read are kept, so the
     MCP server can answer from every record it can read while `build` refuses.
     """
-    cache = cache if cache is not None else LoaderCache(bodies_on_disk=True)
+    cache = cache if cache is not None else LoaderCache(bodies_on_disk=True,
+                                                         kept="where-cached")
     findings: list[Finding] = []
     if config is None:
         config, config_findings = load_config(root)
@@ -121,6 +86,7 @@ def load_archive(
     else:
         roots = content_roots
     with paused_gc():
+        cache.recall(config)
         skipped: list[Skipped] = []
         projects, records, fingerprint = _read_roots(config, roots, cache, findings, skipped)
         if not records and not any(f.level == "error" for f in findings):
@@ -130,6 +96,8 @@ def load_archive(
         seen = {item[0] for item in fingerprint if isinstance(item, tuple)}
         for stale in [path for path in cache.files if path not in seen]:
             del cache.files[stale]
+            cache.changed = True
+        cache.keep(config)
         if cache.last is not None and cache.last[0] == key and cache.last[1].config == config:
             return cache.last[1]
         archive = Archive(config, projects, records, findings, checks=cross_check,
@@ -276,9 +244,10 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
             ctx = RecordContext(project=project, type=type_name, file_name=entry.name,
                                 path=path, rel_path=_relative(key, root),
                                 fields=fields, statuses=statuses, source=content.source)
-            parsed = _Parsed(stamp, context, *_parse_file(path, ctx))
-            if cache.bodies_on_disk and parsed.record is not None:
-                parsed.record = parsed.record.on_disk(key, stamp)
+            parsed = Parsed(stamp, context, *_parse_file(path, ctx))
+            cache.changed = True
+            if parsed.record is not None:
+                parsed.record = parsed.record.on_disk(key, stamp, hold=not cache.bodies_on_disk)
             cache.files[key] = parsed
         fingerprint.append((key, stamp))
         findings.extend(parsed.findings)

@@ -11,7 +11,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from site_builder.base.kept import rebuilt_by_init
 
+
+@rebuilt_by_init
 @dataclass(frozen=True, slots=True)
 class Source:
     """Where a record from `sources` comes from.

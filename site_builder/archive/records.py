@@ -32,6 +32,7 @@ from site_builder.archive.values import (
     string_list,
 )
 from site_builder.base.findings import Finding
+from site_builder.base.kept import rebuilt_by_init
 from site_builder.config.site import BUILT_IN_KEYS, FieldDef
 from site_builder.text import yamlfile
 
@@ -39,6 +40,7 @@ FILE_NAME = re.compile(r"^(\d{4,})-([^\s/\\]+)\.md$")
 """`NNNN-slug.md`: at least four digits, a dash, and a slug without spaces or slashes."""
 
 
+@rebuilt_by_init
 @dataclass(frozen=True, slots=True)
 class Record:
     """One decision record as written, before anything is derived from other records.
@@ -111,9 +113,8 @@ class Record:
     @property
     def links(self) -> tuple[BodyLink, ...]:
         """The links of the body, found on first use (only `check` and `build` need them)."""
-        if self.body_file is not None:
-            return self.body_file.links
-        return body_links(self.body)
+        found = self.body_file.links if self.body_file is not None else None
+        return found if found is not None else body_links(self.body)
 
     @property
     def body(self) -> str:
@@ -121,9 +122,13 @@ class Record:
         there (`body_file`). Raises RecordChanged when that file changed since."""
         return self.body_text if self.body_file is None else self.body_file.read()
 
-    def on_disk(self, path: str, stamp: tuple[int, int]) -> Record:
-        """This record with its body left in its file, as read at `stamp`; its links are
+    def on_disk(self, path: str, stamp: tuple[int, int], hold: bool = False) -> Record:
+        """This record with its body in its file, as read at `stamp`. With `hold` the body
+        is held too (`BodyFile.text`) and its links are found when asked; without, they are
         found now, uncached (the cache of `body_links` would hold the bodies)."""
+        if hold:
+            return replace(self, body_text="",
+                           body_file=BodyFile(path, stamp, None, self.body_text))
         return replace(self, body_text="", body_file=BodyFile(
             path, stamp, body_links.__wrapped__(self.body_text)))
 

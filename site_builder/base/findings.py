@@ -8,9 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from site_builder.base.kept import rebuilt_by_init
+
 Level = Literal["error", "warning"]
 
 
+@rebuilt_by_init
 @dataclass(frozen=True, order=True, slots=True)
 class Finding:
     """A problem in the archive.

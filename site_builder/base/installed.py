@@ -3,6 +3,7 @@ and the machine's cache of what this copy of site-builder compiled."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import sys
@@ -46,3 +47,16 @@ def machine_cache(kind: str) -> Path:
     user's cache folder (`$XDG_CACHE_HOME`, else `~/.cache`), one per site-builder version."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "site-builder" / site_builder.__version__ / kind
+
+
+@cache
+def code_digest() -> str:
+    """A digest of this copy of site-builder's code: every module's path and bytes, so an
+    edit to any of them, not only a new version, makes the caches that depend on it miss.
+    Read once per process (some 10 ms)."""
+    digest = hashlib.sha256()
+    package = Path(site_builder.__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(f"{path.relative_to(package).as_posix()}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()

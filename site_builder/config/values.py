@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from site_builder.base.kept import rebuilt_by_init
+
 __all__ = ["CONFIG_FILE", "DEFAULT_STATUSES", "MARKDOWN_RENDERERS", "CitationsSpec", "FieldDef",
            "SiteConfig", "SourceSpec", "Status", "without_credentials"]
 
@@ -50,6 +52,7 @@ DEFAULT_STATUSES = (
 )
 
 
+@rebuilt_by_init
 @dataclass(frozen=True, slots=True)
 class FieldDef:
     """A custom metadata field declared in site.yml or a project's _project.yml."""

@@ -34,7 +34,7 @@ from typing import Any
 
 import site_builder
 from site_builder.archive.archive import Archive
-from site_builder.base.installed import installed_versions, normal_name
+from site_builder.base.installed import code_digest, installed_versions, normal_name
 from site_builder.query.answers import detail
 from site_builder.render.agents import artifacts
 from site_builder.render.pages.templates import SitePages
@@ -119,11 +119,8 @@ def setting_digest(archive: Archive, body_environment: str, target: Path) -> str
         body_environment, site_builder.__version__, sys.version, str(target),
         os.environ.get("SOURCE_DATE_EPOCH", ""), repr(archive.config),
         repr(sorted(archive.projects.items())),
-        *(f"{name}={versions.get(normal_name(name), '?')}" for name in _PACKAGES)]).encode())
-    package = Path(site_builder.__file__).resolve().parent
-    for path in sorted(package.rglob("*.py")):
-        digest.update(f"{path.relative_to(package).as_posix()}\0".encode())
-        digest.update(path.read_bytes())
+        *(f"{name}={versions.get(normal_name(name), '?')}" for name in _PACKAGES),
+        code_digest()]).encode())
     return digest.hexdigest()
 
 

@@ -88,9 +88,10 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     """Build the archive at `root` into `output` (default: site.yml's `output`).
 
     `jobs` worker processes render bodies (default: one per CPU). With `cache` (the
-    default) bodies are cached under `<root>/.site-builder/`, a build whose inputs and
-    output are unchanged since the last one returns at once (`up_to_date`), and one after
-    an edit makes only the files that read what changed (render/increment.py); `force`
+    default) the parsed records and rendered bodies are kept under `<root>/.site-builder/`,
+    a build whose inputs and output are unchanged since the last one returns at once
+    (`up_to_date`), and one after an edit parses the files that changed and makes only the
+    files that read what changed (render/increment.py); `force`
     makes every file again. On Linux the new site is exchanged with the old in one step,
     the old one kept under `.site-builder/spare/` for the next build (render/output/).
     One build of an archive runs at a time: while another holds `.site-builder/build.lock`,
@@ -111,6 +112,8 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
             done = _unchanged(config, target, inputs, started)
             if done is not None:
                 return done
+    if loader_cache is None:  # a one-off load, its parses kept for the next run (or not)
+        loader_cache = LoaderCache(bodies_on_disk=True, kept="always" if cache else "never")
     archive = load_archive(root, cache=loader_cache)
     findings = archive.findings
     if has_errors(findings):

@@ -1,0 +1,140 @@
+"""What the loader remembers of an archive's files: in the process, and kept between runs.
+
+`LoaderCache.files` maps each record file to its parse (`Parsed`), valid while the file's
+(size, mtime) and what parsing depended on hold (BUILD-ADR-0010). A long-lived process (the
+MCP server, `serve`) keeps one, so a reload parses only the files that changed.
+
+A process that starts keeps nothing of the last one, and parsing 10,000 record files and
+scanning their bodies for links is most of a build after a one-line edit. So the parses are
+also kept on disk, in `.site-builder/cache/records.pickle` (`base/kept.py`), valid for one
+copy of the code: a build writes them, and the next build, `check`, a query of the CLI, the
+MCP server or `serve` starts from them and parses only the files whose stamp moved
+(build/adr/0040). What is kept is what a one-off load holds: records with their bodies left
+in their files (`bodies_on_disk`) and their links found. A long-lived process reads the
+bodies in when it recalls them (`BodyFile.hold`), and does not write the file: it reloads
+on every save, and a save must reach the preview in well under the 0.7 s writing it takes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import pathlib
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from site_builder.archive import foreign
+from site_builder.archive.affects import Affects
+from site_builder.archive.archive import Archive
+from site_builder.archive.body_files import BodyFile, RecordChanged
+from site_builder.archive.links import BodyLink
+from site_builder.archive.origins import Source
+from site_builder.archive.project_file import ProjectCache
+from site_builder.archive.records import Record
+from site_builder.base.findings import Finding
+from site_builder.base.installed import code_digest
+from site_builder.base.kept import KeptFile, digest, rebuilt_by_init
+from site_builder.config.site import FieldDef, SiteConfig
+
+__all__ = ["KEPT_FILE", "Kept", "LoaderCache", "Parsed"]
+
+KEPT_FILE = "records.pickle"
+FORMAT = "1"
+
+# Where a cache's parses are kept between runs: never; only where the archive already has
+# its `.site-builder` folder (`check` and the CLI's queries must not leave one behind in a
+# checkout that never built); or always (a build, which makes that folder anyway).
+Kept = Literal["never", "where-cached", "always"]
+
+
+@rebuilt_by_init
+@dataclass(slots=True)
+class Parsed:
+    """One file's parse: valid while its (size, mtime) and what parsing depended on hold."""
+
+    stamp: tuple[int, int]
+    context: Any
+    record: Record | None
+    findings: list[Finding]
+
+    @property
+    def draft(self) -> bool:
+        """Drafts parse to no record and no findings: they are never built."""
+        return self.record is None and not self.findings
+
+
+@dataclass(slots=True)
+class LoaderCache:
+    """Parsed files keyed by path and (size, mtime): a reload parses only what changed.
+
+    Keep one per long-lived process (MCP server, `serve`); `load_archive` fills it.
+    With `bodies_on_disk`, records leave their bodies in their files (`Record.body_file`):
+    what `load_archive` does for a caller that reads the archive once (a build, `check`)
+    and passes no cache, so that memory does not grow with the bodies. A long-lived process
+    keeps them, since its files may change under an archive it still answers from.
+    `kept` says whether the parses are recalled from, and kept in, the archive's cache
+    folder (the module's docstring); `changed` that a file was parsed or dropped since.
+    """
+
+    files: dict[str, Parsed] = field(default_factory=dict)
+    projects: ProjectCache = field(default_factory=dict)
+    last: tuple[Any, Archive] | None = None
+    contexts: dict[Any, Any] = field(default_factory=dict)
+    # Sources whose clone failed in this process (see site_builder.sources.resolve), kept
+    # here so a long-lived server does not retry the network on every call.
+    failed_sources: dict[Any, Finding] = field(default_factory=dict)
+    foreign: foreign.ForeignCache = field(default_factory=foreign.ForeignCache)
+    bodies_on_disk: bool = False
+    kept: Kept = "never"
+    changed: bool = False
+    recalled: bool = False
+
+    def recall(self, config: SiteConfig) -> None:
+        """Start from the parses kept for this archive, once per cache and only while it
+        holds none of its own."""
+        if self.kept == "never" or self.recalled or self.files:
+            return
+        self.recalled = True
+        if not config.cache_dir.is_dir():
+            return
+        found = _kept_file(config).read()
+        if not isinstance(found, tuple) or len(found) != 2:
+            return
+        files, contexts = found
+        if not isinstance(files, dict) or not isinstance(contexts, dict):
+            return
+        if not self.bodies_on_disk:
+            files = _with_bodies(files)
+        self.files, self.contexts = files, contexts
+
+    def keep(self, config: SiteConfig) -> None:
+        """Keep the parses for the next run when any changed (a one-off load's only: see
+        the module's docstring)."""
+        if not self.changed or not self.bodies_on_disk or self.kept == "never":
+            return
+        if self.kept == "where-cached" and not config.cache_dir.is_dir():
+            return
+        if _kept_file(config).write((self.files, self.contexts)):
+            self.changed = False
+
+
+def _kept_file(config: SiteConfig) -> KeptFile:
+    key = digest((FORMAT, code_digest(), sys.version, str(config.root)))
+    path = config.cache_dir / "cache" / KEPT_FILE
+    return KeptFile(path, key, (Parsed, Record, BodyFile, BodyLink, Affects, Finding,
+                                FieldDef, Source, dt.date, type(pathlib.Path())))
+
+
+def _with_bodies(files: dict[str, Parsed]) -> dict[str, Parsed]:
+    """`files` with each record's body read from its file and held; a file that changed
+    since is left out, to be parsed again."""
+    out = {}
+    for path, parsed in files.items():
+        record = parsed.record
+        if record is not None and record.body_file is not None:
+            try:
+                record.body_file.hold()
+            except RecordChanged:
+                continue
+        out[path] = parsed
+    return out
