@@ -1,5 +1,6 @@
 """Content folder (plus sources) → Archive; reparses only files whose size or mtime changed
-(BUILD-ADR-0010).
+(BUILD-ADR-0010), from the parses of this process or those kept by the last run
+(`loader_cache.py`, BUILD-ADR-0040).
 
 This is the one loader: the site build, `check`, `serve` and the MCP server's local mode all
 read an archive through `load_archive`. It reads content roots (folders laid out like
@@ -351,10 +352,13 @@ def reload_records(archive: Archive, paths: Iterable[Path],
                             statuses=statuses, source=old.source)
         try:
             record, problems = _parse_file(path, ctx)
+            info = path.stat()  # the body's stamp: a change after the read is an event too
         except OSError:
             return None
         if record is None:
             return None
+        record = record.on_disk(str(path), (info.st_size, info.st_mtime_ns),
+                                hold=not cache.bodies_on_disk)
         new[path] = record
         dropped.extend(parsed.findings)
         added.extend(problems)

@@ -9,10 +9,10 @@ scanning their bodies for links is most of a build after a one-line edit. So the
 also kept on disk, in `.site-builder/cache/records.pickle` (`base/kept.py`), valid for one
 copy of the code: a build writes them, and the next build, `check`, a query of the CLI, the
 MCP server or `serve` starts from them and parses only the files whose stamp moved
-(build/adr/0040). What is kept is what a one-off load holds: records with their bodies left
+(BUILD-ADR-0040). What is kept is what a one-off load holds: records with their bodies left
 in their files (`bodies_on_disk`) and their links found. A long-lived process reads the
 bodies in when it recalls them (`BodyFile.hold`), and does not write the file: it reloads
-on every save, and a save must reach the preview in well under the 0.7 s writing it takes.
+on every save, and a save must reach the preview in 300 ms, less than writing takes.
 """
 
 from __future__ import annotations

@@ -41,15 +41,22 @@ class Facets:
         # strong reference back would make forever.
         self._archive = weakref.ref(archive)
         groups: dict[str, dict[str, list[Record]]] = {name: {} for name in FACETS}
+        folded: dict[str, str] = {}  # a handful of statuses, projects and tags, many times
         for record in archive.records:
             for name, values in _facet_values(record):
-                # A record that writes one tag twice (or in two cases) is listed once.
-                for key in dict.fromkeys(fold(v) for v in values):
-                    groups[name].setdefault(key, []).append(record)
+                group = groups[name]
+                keys = []
+                for value in values:
+                    key = folded.get(value)
+                    if key is None:
+                        key = folded[value] = fold(value)
+                    # A record that writes one tag twice (or in two cases) is listed once.
+                    if key not in keys:
+                        keys.append(key)
+                        group.setdefault(key, []).append(record)
         self._records = {name: {key: tuple(found) for key, found in group.items()}
                          for name, group in groups.items()}
-        self._ids = {name: {key: frozenset(r.id for r in found) for key, found in group.items()}
-                     for name, group in groups.items()}
+        self._ids: dict[tuple[str, str], frozenset[str]] = {}  # made when first asked
 
     def records(self, name: str, value: str) -> tuple[Record, ...]:
         """The records whose `name` (one of FACETS) matches `value` case-insensitively."""
@@ -57,7 +64,11 @@ class Facets:
 
     def ids(self, name: str, value: str) -> frozenset[str]:
         """The ids of `records(name, value)`."""
-        return self._ids[name].get(fold(value), frozenset())
+        key = (name, fold(value))
+        found = self._ids.get(key)
+        if found is None:
+            found = self._ids[key] = frozenset(r.id for r in self._records[name].get(key[1], ()))
+        return found
 
     @cached_property
     def _scheduled(self) -> dict[str | None, Scheduled]:

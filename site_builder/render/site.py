@@ -88,17 +88,15 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     """Build the archive at `root` into `output` (default: site.yml's `output`).
 
     `jobs` worker processes render bodies (default: one per CPU). With `cache` (the
-    default) the parsed records and rendered bodies are kept under `<root>/.site-builder/`,
-    a build whose inputs and output are unchanged since the last one returns at once
-    (`up_to_date`), and one after an edit parses the files that changed and makes only the
-    files that read what changed (render/increment.py); `force`
-    makes every file again. On Linux the new site is exchanged with the old in one step,
-    the old one kept under `.site-builder/spare/` for the next build (render/output/).
-    One build of an archive runs at a time: while another holds `.site-builder/build.lock`,
-    this one calls `waiting(message)` and waits. Returns what was built. Raises
-    BuildRefused when the archive has errors, UnsafeOutput for an output folder that holds
-    sources and OutputError (one line naming the path) when the output cannot be written;
-    in every case, and when anything fails midway, the previous output is left as it was.
+    default) parsed records and rendered bodies are kept in `<root>/.site-builder/`, a
+    build with inputs and output unchanged since the last returns at once (`up_to_date`),
+    and one after an edit parses the files that changed and makes only the files that read
+    them (render/increment.py); `force` makes every file again. On Linux the new site is
+    exchanged with the old in one step, the old one kept for the next (render/output/).
+    One build of an archive runs at a time: while another holds the lock, this one calls
+    `waiting(message)` and waits. Returns what was built. Raises BuildRefused for an
+    archive with errors, UnsafeOutput for an output folder that holds sources, OutputError
+    (naming the path) when the output cannot be written; the old output is then intact.
     """
     started = time.perf_counter()
     report = progress or (lambda stage, done, total: None)
@@ -112,9 +110,8 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
             done = _unchanged(config, target, inputs, started)
             if done is not None:
                 return done
-    if loader_cache is None:  # a one-off load, its parses kept for the next run (or not)
-        loader_cache = LoaderCache(bodies_on_disk=True, kept="always" if cache else "never")
-    archive = load_archive(root, cache=loader_cache)
+    archive = load_archive(root, cache=loader_cache or LoaderCache(
+        bodies_on_disk=True, kept="always" if cache else "never"))  # a one-off load's
     findings = archive.findings
     if has_errors(findings):
         raise BuildRefused(findings)
