@@ -76,7 +76,7 @@ class LocalSource:
     def __init__(self, config: SiteConfig, log: Log = log_to_stderr) -> None:
         self.config = config
         self._log = log
-        self._cache = LoaderCache(kept="where-cached")  # recalls what the last build parsed
+        self._cache = LoaderCache(kept=True)  # recalls what the last build parsed
         self._lock = threading.Lock()
         self._changes = FolderChanges([config.content_dir])
         self._archive: Archive | None = None

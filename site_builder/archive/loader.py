@@ -25,7 +25,7 @@ from site_builder.archive.bulk import paused_gc
 from site_builder.archive.checks import cross_check
 from site_builder.archive.citations import cite_again, cite_code
 from site_builder.archive.formats.files import DRAFT, Skipped
-from site_builder.archive.loader_cache import Kept, LoaderCache, Parsed
+from site_builder.archive.loader_cache import LoaderCache, Parsed
 from site_builder.archive.origins import ContentRoot
 from site_builder.archive.project_file import (
     PROJECT_FILE,
@@ -39,8 +39,7 @@ from site_builder.base.findings import Finding
 from site_builder.base.site_paths import RESERVED_FOLDERS
 from site_builder.config.site import SiteConfig, load_config
 
-__all__ = ["SHALLOW_DATES", "ContentRoot", "Kept", "LoaderCache", "load_archive",
-           "reload_records"]
+__all__ = ["SHALLOW_DATES", "ContentRoot", "LoaderCache", "load_archive", "reload_records"]
 
 SHALLOW_DATES = (
     "records without a date take the date git first added them, but this checkout is shallow "
@@ -73,8 +72,7 @@ def load_archive(
     in `Archive.findings`, and records with errors that can still be read are kept, so the
     MCP server can answer from every record it can read while `build` refuses.
     """
-    cache = cache if cache is not None else LoaderCache(bodies_on_disk=True,
-                                                         kept="where-cached")
+    cache = cache if cache is not None else LoaderCache(bodies_on_disk=True, kept=True)
     findings: list[Finding] = []
     if config is None:
         config, config_findings = load_config(root)

@@ -21,7 +21,7 @@ import datetime as dt
 import pathlib
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from site_builder.archive import foreign
 from site_builder.archive.affects import Affects
@@ -36,16 +36,10 @@ from site_builder.base.installed import code_digest
 from site_builder.base.kept import KeptFile, digest, rebuilt_by_init
 from site_builder.config.site import FieldDef, SiteConfig
 
-__all__ = ["KEPT_FILE", "Kept", "LoaderCache", "Parsed"]
+__all__ = ["KEPT_FILE", "LoaderCache", "Parsed"]
 
 KEPT_FILE = "records.pickle"
 FORMAT = "1"
-
-# Where a cache's parses are kept between runs: never; only where the archive already has
-# its `.site-builder` folder (`check` and the CLI's queries must not leave one behind in a
-# checkout that never built); or always (a build, which makes that folder anyway).
-Kept = Literal["never", "where-cached", "always"]
-
 
 @rebuilt_by_init
 @dataclass(slots=True)
@@ -72,8 +66,11 @@ class LoaderCache:
     what `load_archive` does for a caller that reads the archive once (a build, `check`)
     and passes no cache, so that memory does not grow with the bodies. A long-lived process
     keeps them, since its files may change under an archive it still answers from.
-    `kept` says whether the parses are recalled from, and kept in, the archive's cache
-    folder (the module's docstring); `changed` that a file was parsed or dropped since.
+    With `kept`, the parses are recalled from the archive's cache folder and kept there
+    by the load (the module's docstring), which never creates that folder: `check` and the
+    CLI's queries must not leave one in a checkout that never built, and a build creates it
+    only for an archive it accepted (`keep(create=True)`). `changed` says a file was parsed
+    or dropped since the parses were last kept.
     """
 
     files: dict[str, Parsed] = field(default_factory=dict)
@@ -85,14 +82,14 @@ class LoaderCache:
     failed_sources: dict[Any, Finding] = field(default_factory=dict)
     foreign: foreign.ForeignCache = field(default_factory=foreign.ForeignCache)
     bodies_on_disk: bool = False
-    kept: Kept = "never"
+    kept: bool = False
     changed: bool = False
     recalled: bool = False
 
     def recall(self, config: SiteConfig) -> None:
         """Start from the parses kept for this archive, once per cache and only while it
         holds none of its own."""
-        if self.kept == "never" or self.recalled or self.files:
+        if not self.kept or self.recalled or self.files:
             return
         self.recalled = True
         if not config.cache_dir.is_dir():
@@ -107,12 +104,13 @@ class LoaderCache:
             files = _with_bodies(files)
         self.files, self.contexts = files, contexts
 
-    def keep(self, config: SiteConfig) -> None:
-        """Keep the parses for the next run when any changed (a one-off load's only: see
-        the module's docstring)."""
-        if not self.changed or not self.bodies_on_disk or self.kept == "never":
+    def keep(self, config: SiteConfig, create: bool = False) -> None:
+        """Keep the parses for the next run when any changed, in the archive's cache folder
+        when it exists or `create` says to make it (a one-off load's only: see the module's
+        docstring)."""
+        if not self.changed or not self.bodies_on_disk or not self.kept:
             return
-        if self.kept == "where-cached" and not config.cache_dir.is_dir():
+        if not create and not config.cache_dir.is_dir():
             return
         if _kept_file(config).write((self.files, self.contexts)):
             self.changed = False

@@ -91,12 +91,11 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
     default) parsed records and rendered bodies are kept in `<root>/.site-builder/`, a
     build with inputs and output unchanged since the last returns at once (`up_to_date`),
     and one after an edit parses the files that changed and makes only the files that read
-    them (render/increment.py); `force` makes every file again. On Linux the new site is
-    exchanged with the old in one step, the old one kept for the next (render/output/).
-    One build of an archive runs at a time: while another holds the lock, this one calls
-    `waiting(message)` and waits. Returns what was built. Raises BuildRefused for an
-    archive with errors, UnsafeOutput for an output folder that holds sources, OutputError
-    (naming the path) when the output cannot be written; the old output is then intact.
+    them (render/increment.py); `force` makes every file again. The new site replaces the
+    old in one step (render/output/). One build of an archive runs at a time: while another
+    holds the lock, this one calls `waiting(message)` and waits. Returns what was built.
+    Raises BuildRefused (archive errors), UnsafeOutput (an output folder holding sources) or
+    OutputError (naming the path it cannot write), leaving the old output intact.
     """
     started = time.perf_counter()
     report = progress or (lambda stage, done, total: None)
@@ -110,12 +109,13 @@ def build_site(root: Path, output: Path | None = None, jobs: int | None = None,
             done = _unchanged(config, target, inputs, started)
             if done is not None:
                 return done
-    archive = load_archive(root, cache=loader_cache or LoaderCache(
-        bodies_on_disk=True, kept="always" if cache else "never"))  # a one-off load's
+    parses = loader_cache or LoaderCache(bodies_on_disk=True, kept=cache)  # a one-off load
+    archive = load_archive(root, cache=parses)
     findings = archive.findings
     if has_errors(findings):
         raise BuildRefused(findings)
     config = archive.config
+    parses.keep(config, create=True)
     target = output_folder(config, output)
     waited = False
 

@@ -79,7 +79,7 @@ class Preview:
         self.events = events
         self.jobs = jobs
         self.log = log
-        self.cache = LoaderCache(kept="where-cached")  # recalls what the last build parsed
+        self.cache = LoaderCache(kept=True)  # recalls what the last build parsed
         self.built: Built | None = None
         self.latest: Checked | None = None
         self.shown: tuple[Finding, ...] = ()

@@ -53,9 +53,12 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Path]]:
     yield seen
 
 
-def _one_off(root: Path, kept: str = "always") -> Archive:
-    """A load as a new process makes it: a fresh cache."""
-    return load_archive(root, cache=LoaderCache(bodies_on_disk=True, kept=kept))  # type: ignore[arg-type]
+def _one_off(root: Path) -> Archive:
+    """A load as a new process of `build` makes it: a fresh cache, kept afterwards."""
+    cache = LoaderCache(bodies_on_disk=True, kept=True)
+    archive = load_archive(root, cache=cache)
+    cache.keep(archive.config, create=True)
+    return archive
 
 
 def _same(one: Archive, other: Archive) -> None:
@@ -104,7 +107,7 @@ def test_a_long_lived_process_recalls_the_parses_and_holds_the_bodies(
     root = archive_root
     cold = _one_off(root)
     parses.clear()
-    served = load_archive(root, cache=LoaderCache(kept="where-cached"))
+    served = load_archive(root, cache=LoaderCache(kept=True))
     assert parses == []
     _same(served, cold)
     record = served.by_id["p/adr/0012-linking"]
@@ -117,7 +120,7 @@ def test_a_long_lived_process_does_not_keep_its_parses(
         archive_root: Path) -> None:
     root = archive_root
     (root / ".site-builder").mkdir()
-    load_archive(root, cache=LoaderCache(kept="where-cached"))
+    load_archive(root, cache=LoaderCache(kept=True))
     assert not _kept_file(root).exists()
 
 

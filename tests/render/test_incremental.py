@@ -25,7 +25,7 @@ from tests.conftest import edit_text
 
 ADR = "content/build/adr"
 CHAIN = f"{ADR}/0015-stage-only-changed-files.md"  # superseded, supersedes 0008
-PLAIN = f"{ADR}/0039-serve-answers-before-its-first-build.md"
+PLAIN = f"{ADR}/0040-keep-the-parsed-records-between-runs.md"  # nothing links to it
 DIAGRAM = f"{ADR}/0024-draw-lineage-at-build-time-and-mermaid-in-the-browser.md"
 FOREIGN = "adr-tools-decisions/0001-read-other-tools-records-in-place.md"
 
