@@ -112,9 +112,9 @@ def _make(archive: Archive, site: SitePages, rel: str) -> Made | None:
     if rel.endswith(".html"):
         for page in site.planned():
             if page.path == rel:
-                made = page.make()
-                assert isinstance(made, str | bytes), rel  # pages are made whole
-                return made
+                made = page.make()  # a listing comes in chunks
+                assert made is not None, rel
+                return made if isinstance(made, str | bytes) else b"".join(made)
     for path, data in site.theme_files():
         if path == rel:
             return data

@@ -79,7 +79,15 @@ class ListedRows:
         found = self._open.get(key)
         if found is None:
             found = self._open[key] = self._render(row, show_project, compact)
-        parts, targets = found
+        return self._filled(link, *found)
+
+    def once(self, link: Callable[[str], str], row: views.Row, show_project: bool,
+             compact: bool) -> Markup:
+        """As `html`, for a row no other page lists alike: nothing is kept of it."""
+        return self._filled(link, *self._render(row, show_project, compact))
+
+    def _filled(self, link: Callable[[str], str], parts: list[str],
+                targets: list[str]) -> Markup:
         out = [parts[0]]
         for target, part in zip(targets, parts[1:], strict=True):
             out.append(escape(link(target)))

@@ -5,7 +5,7 @@ touches the disk itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from site_builder.archive.archive import Archive
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Urls,
-                 write: Callable[[str, str | bytes], None],
+                 write: Callable[[str, str | bytes | Iterable[bytes]], None],
                  only: Container[str] | None = None,
                  progress: Callable[[int, int], None] | None = None,
                  checkpoint: Callable[[], None] | None = None,
@@ -61,7 +61,7 @@ def render_pages(archive: Archive, bodies: Mapping[str, RenderedBody], urls: Url
     return count
 
 
-def _write_planned(site: SitePages, write: Callable[[str, str | bytes], None],
+def _write_planned(site: SitePages, write: Callable[[str, str | bytes | Iterable[bytes]], None],
                    wanted: Callable[[str], bool],
                    progress: Callable[[int, int], None] | None) -> int:
     """Write the planned pages `wanted` names, with the Mermaid release before the first of
@@ -73,8 +73,8 @@ def _write_planned(site: SitePages, write: Callable[[str, str | bytes], None],
     for page in site.planned():
         if not wanted(page.path):
             continue
-        html = page.make()
-        assert isinstance(html, str | bytes), page.path  # pages are made whole
+        html = page.make()  # whole, or a listing's chunks (rendered as they are written)
+        assert html is not None, page.path
         # The Mermaid release goes out before the first page written (a site without a
         # diagram publishes none of it), so `serve`, which shows each file as it is
         # written, never shows a diagram page whose script is not there yet. Written

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 # Not "search/": a project folder may be called that (the benchmark archive has one), and a
 # root file name with an extension can never meet a project id.
 RECENT = 12
+# Characters of a streamed page gathered into each chunk handed to the writer.
+STREAM_CHUNK = 1 << 16
 
 
 class SitePages:
@@ -49,6 +51,7 @@ class SitePages:
         self.config = archive.config
         self._nav_cache: dict[tuple[int, str, bool], dict[str, str]] = {}
         self._listed = ListedRows(theme)
+        self._stream = False
         self.draws_diagrams = False
         """True once a record page with a Mermaid diagram has been rendered."""
         self.drawn: set[str] = set()
@@ -115,18 +118,22 @@ class SitePages:
         # Pages of one kind list rows alike, and the next kind lists them otherwise: the rows'
         # HTML (ten megabytes per kind at 10,000 records) is let go between kinds, once the
         # pages asked for before have been rendered.
-        yield Planned(Urls.HOME_PAGE, lambda: self.home()[1], EVERY)
+        # The listings are streamed to the writer (`_streamed`), never held whole: the
+        # timeline alone is 48 MB of HTML at 100,000 records. A record is listed on one
+        # project page (and the home page before it, for a single project), so the rows of
+        # each project are let go once its page is written.
+        yield Planned(Urls.HOME_PAGE, partial(self._streamed, self.home), EVERY)
         for project_id in self.archive.projects:
-            yield Planned(Urls.project_page(project_id), partial(_html, self.project, project_id),
+            yield Planned(Urls.project_page(project_id),
+                          partial(self._streamed, self.project, project_id),
                           partial(self._project_reads, project_id))
-        self._listed.forget()
+            self._listed.forget()
         yield Planned(Urls.TAGS_PAGE, lambda: self.tags_index()[1], EVERY)
         for tag in self._tags:
-            yield Planned(tag.page, partial(_html, self.tag, tag.slug),
+            yield Planned(tag.page, partial(self._streamed, self.tag, tag.slug),
                           partial(self._tag_reads, tag.slug))
         self._listed.forget()
-        yield Planned(Urls.TIMELINE_PAGE, lambda: self.timeline()[1], EVERY)
-        self._listed.forget()
+        yield Planned(Urls.TIMELINE_PAGE, partial(self._streamed, self.timeline), EVERY)
         yield Planned(SEARCH_PAGE, lambda: self.search()[1], EVERY)  # its filters count all
         yield Planned(NOT_FOUND_PAGE, lambda: self.not_found()[1], nothing)
         for record in self.archive.records:
@@ -162,7 +169,29 @@ class SitePages:
 
     # ---- page kinds ---------------------------------------------------------------------------
 
-    def _render(self, template: str, here: str, section: str, **context: Any) -> tuple[str, str]:
+    def _streamed(self, page: Callable[..., tuple[str, Any]], *key: str) -> Iterator[bytes]:
+        """The UTF-8 bytes of the page `page(*key)` renders, in chunks of about STREAM_CHUNK
+        as its template yields them (`_render` with `stream`): the same bytes as the whole
+        page, with no more than a chunk of it held at a time."""
+        self._stream = True
+        try:
+            _, chunks = page(*key)
+        finally:
+            self._stream = False
+        pending: list[str] = []
+        size = 0
+        for chunk in chunks:
+            pending.append(chunk)
+            size += len(chunk)
+            if size >= STREAM_CHUNK:
+                yield "".join(pending).encode("utf-8")
+                pending, size = [], 0
+        if pending:
+            yield "".join(pending).encode("utf-8")
+
+    def _render(self, template: str, here: str, section: str, **context: Any) -> tuple[str, Any]:
+        """(`here`, the page's HTML): a str, or while `_streamed` asks, the template's
+        iterator of str chunks (jinja2's `generate`), which renders as it is read."""
         server_paths = context.setdefault("server_paths", False)
         link = PageLinks(here, self.urls, server_paths)
         # Attributes rather than a dict: base.html reads a dozen of them on every page, and
@@ -172,11 +201,14 @@ class SitePages:
             markdown=self._one_link(here, context.pop("markdown_copy", LLMS),
                                     server_paths))
         canonical = self.urls.absolute(encoded(here))
-        listed_row = partial(self._listed.html, link)
-        html = self._environment.get_template(template).render(
+        # The timeline is the only page listing its rows: none is kept for another page.
+        listed = self._listed.once if template == "timeline.html" else self._listed.html
+        compiled = self._environment.get_template(template)
+        render = compiled.generate if self._stream else compiled.render
+        html = render(
             here=here, section=section, canonical=canonical, nav=nav, link=link,
             single_project=len(self.archive.projects) == 1,
-            listed_row=listed_row, **context)
+            listed_row=partial(listed, link), **context)
         return here, html
 
     def _one_link(self, here: str, target: str, server_paths: bool) -> str:
