@@ -16,24 +16,15 @@ from site_builder.archive.loader import LoaderCache
 from site_builder.archive.loader_cache import KEPT_FILE
 from site_builder.base.kept import KeptFile
 from site_builder.sources.load import load_archive
+from tests.archive import test_body_files
 
 RECORD = "content/p/adr/0012-linking.md"
-LINKED = """---
-title: Linking
-status: accepted
-date: 2024-05-01
-description: Links to the first record.
----
-
-# Linking
-
-See [the first](0001-first.md) and [nothing](0404-missing.md).
-"""
+LINKED = f"{test_body_files.LINKED}And [nothing](0404-missing.md).\n"
 
 
 @pytest.fixture
 def archive_root(fixture_archive: Callable[[str], Path]) -> Path:
-    """An archive with lineage, a record with links (one of them broken) and a warning."""
+    """An archive with lineage and a record with links, one of them broken (a finding)."""
     root = fixture_archive("lineage")
     (root / RECORD).write_text(LINKED)
     return root
