@@ -19,6 +19,8 @@ from site_builder.base.findings import Finding
 from site_builder.base.words import plural
 from site_builder.config.site import SiteConfig
 from site_builder.errors import SiteBuilderError
+from site_builder.query.kept_index import kept_index_file
+from site_builder.query.textindex import index_for
 from site_builder.sources.load import load_archive
 from site_builder.sources.resolve import content_roots
 
@@ -66,7 +68,8 @@ class LocalSource:
     client waits. The content folder and every source in site.yml are read; a `repo:`
     source missing from the cache is cloned by the first read. Records are re-read through
     the loader's cache, which reparses only files whose size or mtime changed;
-    `FolderChanges` skips even the stat walk when the kernel reports nothing changed.
+    `FolderChanges` skips even the stat walk when the kernel reports nothing changed. The
+    text index starts from the one the last build kept (query/kept_index.py).
     Record problems never stop the server: they are logged once each time the archive
     changes, and every readable record is served.
     """
@@ -125,6 +128,8 @@ class LocalSource:
         # listing them again touches no network.
         roots, _ = content_roots(self.config, self._cache.failed_sources)
         self._changes.watch([r.path for r in roots])
+        if self._archive is None:  # later loads take the text index over (`follow`)
+            index_for(archive).recall_from(kept_index_file(self.config))
         return archive
 
     def warm(self, then: Callable[[Archive], None] | None = None) -> None:

@@ -21,7 +21,8 @@ from site_builder.archive.bulk import paused_gc
 from site_builder.mcp import prompts
 from site_builder.mcp.prompt_texts import PromptError
 from site_builder.mcp.protocol import INVALID_PARAMS, RpcError
-from site_builder.query.textindex import fold, memoised
+from site_builder.query.memo import memoised
+from site_builder.query.textindex import fold
 
 # What a completion answers with at most; the protocol allows 100, and a person picks from
 # a short list.

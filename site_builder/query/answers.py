@@ -18,7 +18,8 @@ from site_builder.archive.records import Record
 from site_builder.contract.records import DEFAULT_LIMIT, DEFAULT_NAME_LIMIT
 from site_builder.errors import UsageError
 from site_builder.query.facets import facets_for
-from site_builder.query.textindex import Window, fold, index_for, memoised
+from site_builder.query.memo import memoised
+from site_builder.query.textindex import Window, fold, index_for
 
 
 class QueryError(UsageError, ValueError):

@@ -15,7 +15,8 @@ from functools import cached_property
 
 from site_builder.archive.archive import Archive, Review
 from site_builder.archive.records import Record
-from site_builder.query.textindex import fold, memoised
+from site_builder.query.memo import memoised
+from site_builder.query.textindex import fold
 
 
 def _facet_values(record: Record) -> tuple[tuple[str, Iterable[str]], ...]:

@@ -13,9 +13,10 @@ exactly as one built afresh from the same records.
 from __future__ import annotations
 
 import bisect
+import itertools
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,6 +108,28 @@ class Postings:
         self._vocabulary: list[str] | None = None
         self._typo_words: list[str] | None = None
 
+    # ---- kept between runs (kept_index.py) ----------------------------------------------
+
+    def parts(self) -> tuple[Any, ...]:
+        """What the postings are made of, as builtins and arrays (`restored` takes them)."""
+        return (self.docs, self.counts, self.lengths, self.held, self._total_length,
+                dict(self.seen))
+
+    @classmethod
+    def restored(cls, parts: tuple[Any, ...]) -> Postings:
+        """The postings `parts` gave; raises ValueError for anything else."""
+        if len(parts) != 6:
+            raise ValueError("not the parts of postings")
+        docs, counts, lengths, held, total, seen = parts
+        if not (isinstance(docs, dict) and isinstance(counts, dict) and docs.keys() ==
+                counts.keys() and isinstance(lengths, array) and isinstance(held, int)
+                and isinstance(total, int) and isinstance(seen, dict)):
+            raise ValueError("not the parts of postings")
+        postings = cls()
+        postings.docs, postings.counts, postings.lengths = docs, counts, lengths
+        postings.held, postings._total_length, postings.seen = held, total, Counter(seen)
+        return postings
+
     # ---- changes ------------------------------------------------------------------------
 
     def add(self, slot: int, analysis: Analysis, last: bool = False) -> None:
@@ -145,7 +168,8 @@ class Postings:
                 levels.pop(term, None)
 
     def remove(self, slot: int, analysis: Analysis) -> None:
-        """Let go of the record in `slot`, whose analysis (as added) is `analysis`."""
+        """Let go of the record in `slot`, whose analysis (as added) is `analysis`. Raises
+        KeyError, the postings then half changed, when `slot` lacks one of its terms."""
         self.lengths[slot] = 0
         self.held -= 1
         self._total_length -= analysis.length
@@ -158,6 +182,8 @@ class Postings:
         for term in analysis.counts:
             found = docs[term]
             at = bisect.bisect_left(found, slot)
+            if at == len(found) or found[at] != slot:
+                raise KeyError(f"slot {slot} does not hold {term!r}")
             del found[at]
             del counts[term][at]
             levels.pop(term, None)
@@ -165,6 +191,25 @@ class Postings:
                 del docs[term], counts[term]
                 if self._vocabulary is not None:
                     del self._vocabulary[bisect.bisect_left(self._vocabulary, term)]
+
+    def renumber(self, order: Sequence[int]) -> None:
+        """Move the record in slot `order[n]` to slot n, for every n; slots not in `order`
+        must be free, and are gone after."""
+        new_of = [0] * len(self.lengths)
+        for new, old in enumerate(order):
+            new_of[old] = new
+        placed = new_of.__getitem__
+        docs, counts = self.docs, self.counts
+        in_order = all(a < b for a, b in itertools.pairwise(order))
+        for term, slots in docs.items():
+            if in_order:  # records only left: every posting keeps its place
+                docs[term] = array("I", map(placed, slots))
+                continue
+            pairs = sorted(zip(map(placed, slots), counts[term], strict=True))
+            docs[term] = array("I", [n for n, _ in pairs])
+            counts[term] = array(counts[term].typecode, [c for _, c in pairs])
+        self.lengths = array("I", [self.lengths[old] for old in order])
+        self._levels.clear()
 
     # ---- what is derived ----------------------------------------------------------------
 

@@ -31,11 +31,13 @@ import weakref
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 from site_builder.archive.archive import Archive
 from site_builder.archive.records import Record
-from site_builder.query.postings import Postings, analyse
+from site_builder.base.kept import KeptFile
+from site_builder.query.kept_index import IndexState, WordLists, mark, recall
+from site_builder.query.memo import MEMO_LOCK, memoised
+from site_builder.query.postings import Analysis, Postings, analyse
 from site_builder.query.ranking import Window, combine, current_first
 from site_builder.query.textwords import (
     RULES,
@@ -53,7 +55,7 @@ from site_builder.query.textwords import (
 )
 
 __all__ = ["RULES", "Query", "Ranked", "TextIndex", "Window", "combine", "current_first", "extends",
-           "fold", "follow", "index_for", "memoised", "one_edit", "parse", "record_key",
+           "fold", "follow", "index_for", "one_edit", "parse", "record_key",
            "ref_key", "stem", "terms", "word_terms", "words"]
 
 
@@ -80,9 +82,14 @@ class TextIndex:
     kept, so an index that followed an archive through edits answers exactly as one made
     afresh. Records are numbered in archive order (newest first); bodies come from
     `Archive.all_bodies()`, so a remote site that republished its bodies is followed too.
+
+    With `kept` (kept_index.py, for an archive whose bodies are its records' own), the first
+    analysis starts from the index kept there and analyses only the records that changed
+    since; with `keep` too, `keep()` writes the index there for the next run.
     """
 
-    def __init__(self, archive: Archive) -> None:
+    def __init__(self, archive: Archive, kept: KeptFile | None = None,
+                 keep: bool = False) -> None:
         self._archive = weakref.ref(archive)
         self._lock = threading.Lock()
         # What the postings hold: the records (as of the last call) and their bodies.
@@ -98,6 +105,13 @@ class TextIndex:
         self.keys: dict[str, list[int]] = {}
         self.chains: dict[int, list[int]] = {}
         self.total = 0
+        self._kept, self._recall = kept, kept is not None
+        self._keeping = keep and kept is not None
+        # slot → its record's words, while the index is to be kept (`keep`).
+        self._words: WordLists | None = WordLists() if self._keeping else None
+        self._unkept = True  # whether the kept file lacks a change this index holds
+        self.analysed = 0
+        """How many times a record was analysed (a kept index: only those that changed)."""
 
     def serve(self, archive: Archive) -> None:
         """Make `archive` the one calls without an archive of their own are about."""
@@ -114,7 +128,8 @@ class TextIndex:
         if archive.records is self._records and bodies is self._bodies:
             return
         if self._records is None:
-            self._build(archive.records, bodies, checkpoint)
+            if not self._recalled(archive.records, bodies):
+                self._build(archive.records, bodies, checkpoint)
             moved = True
         else:
             moved = self._update(archive.records, bodies)
@@ -134,11 +149,16 @@ class TextIndex:
                checkpoint: Callable[[], None] | None) -> None:
         """The first analysis; nothing of it is kept when `checkpoint` raises."""
         postings = Postings()
+        words = WordLists() if self._words is not None else None
         for number, record in enumerate(records):
             if checkpoint is not None and number % _CHECKPOINT_EVERY == 0:
                 checkpoint()
-            postings.add(number, analyse(record, bodies.get(record.id, "")), last=True)
-        self._postings = postings
+            analysis = analyse(record, bodies.get(record.id, ""))
+            self.analysed += 1
+            postings.add(number, analysis, last=True)
+            if words is not None:
+                words.set(number, analysis.words)
+        self._postings, self._words = postings, words
         self._held = {r.id: r for r in records}
         self._slots = {r.id: n for n, r in enumerate(records)}
         self._key_of = {r.id: record_key(r) for r in records}
@@ -166,19 +186,51 @@ class TextIndex:
                 continue  # read again, the same
             slot = self._slots[record.id]
             postings.remove(slot, analyse(old, before))
-            postings.add(slot, analyse(record, after))
+            self._add(slot, analyse(record, after))
             moved = moved or old.date != record.date or record_key(record) != \
                 self._key_of[record.id]
         for record_id in sorted(gone):
             slot = self._slots.pop(record_id)
             postings.remove(slot, analyse(held.pop(record_id), old_bodies.get(record_id, "")))
             self._free.append(slot)
+            if self._words is not None:
+                self._words.clear(slot)
         for record in added:
             slot = self._free.pop() if self._free else len(postings.lengths)
             self._slots[record.id] = slot
             held[record.id] = record
-            postings.add(slot, analyse(record, bodies.get(record.id, "")))
+            self._add(slot, analyse(record, bodies.get(record.id, "")))
+        self._unkept = self._unkept or bool(changed or gone or added)
         return moved
+
+    def _add(self, slot: int, analysis: Analysis) -> None:
+        self.analysed += 1
+        self._postings.add(slot, analysis)
+        if self._words is not None:
+            self._words.set(slot, analysis.words)
+
+    def _recalled(self, records: Sequence[Record], bodies: Mapping[str, str]) -> bool:
+        """Start from the kept index, brought up to date with `records`; False, and nothing
+        changed, when there is none, it does not fit, or most records changed since."""
+        if not self._recall or self._kept is None:
+            return False
+        self._recall = False
+        found = recall(self._kept, records)
+        if found is None:
+            return False
+        self._postings, self._words = found.postings, found.words
+        self._slots, self._free = found.slots, found.free
+        self._held = {r.id: r for r in records if r.id in found.slots}
+        self._key_of = {r.id: record_key(r) for r in records}
+        for record in found.fresh:
+            slot = self._free.pop() if self._free else len(found.postings.lengths)
+            self._slots[record.id] = slot
+            self._held[record.id] = record
+            self._add(slot, analyse(record, bodies.get(record.id, "")))
+        if not self._keeping:
+            self._words = None
+        self._unkept = found.changed
+        return True
 
     def _renumber(self, records: Sequence[Record]) -> None:
         """Record numbers and keys worked out again for `records` in their order."""
@@ -211,17 +263,44 @@ class TextIndex:
         a caller can give it up by raising there; nothing of it is kept then."""
         with self._lock:
             self._ready(self._target(archive), checkpoint)
+            self._compact()
             postings = self._postings
-            levels = {term: postings.levels(term) for term in postings.docs}
-            if self._numbers is None:
-                return postings.docs, levels
-            docs: dict[str, array[int]] = {}
-            for term, slots in postings.docs.items():
-                pairs = sorted(zip(map(self._numbers.__getitem__, slots), levels[term],
-                                   strict=True))
-                docs[term] = array("I", (n for n, _ in pairs))
-                levels[term] = array("B", (v for _, v in pairs))
-            return docs, levels
+            return postings.docs, {term: postings.levels(term) for term in postings.docs}
+
+    def _compact(self) -> None:
+        """Give every record the slot of its number (free slots dropped), so postings in
+        slot order are in record order."""
+        if (self._numbers is None and not self._free) or self._records is None:
+            return
+        order = [self._slots[r.id] for r in self._records]
+        self._postings.renumber(order)
+        if self._words is not None:
+            self._words = self._words.reordered(order)
+        self._slots = {r.id: n for n, r in enumerate(self._records)}
+        self._numbers, self._free = None, []
+
+    def keep(self) -> bool:
+        """Write the index, as analysed by the last call, to the kept file it was made
+        with (`keep`), unless that file holds it already; whether the file holds it now."""
+        with self._lock:
+            if not self._keeping or self._kept is None or self._records is None:
+                return False
+            if not self._unkept:
+                return True
+            self._compact()
+            assert self._words is not None
+            records = self._records
+            state = IndexState([r.id for r in records], [mark(r) for r in records],
+                               self._postings.parts(), self._words)
+            self._unkept = not state.write(self._kept)
+            return not self._unkept
+
+    def recall_from(self, kept: KeptFile) -> None:
+        """Start the first analysis from the index kept in `kept`, if it is still to come
+        (a read-only use: `keep` never writes there)."""
+        with self._lock:
+            if self._records is None:
+                self._kept, self._recall = kept, True
 
     def ready(self, archive: Archive | None = None) -> None:
         """Analyse the records now (`archive`'s, or the index's own archive's)."""
@@ -295,20 +374,7 @@ class TextIndex:
             return Ranked(numbers, mean, total)
 
 
-_Index = TypeVar("_Index")
 _TEXT: weakref.WeakKeyDictionary[Archive, TextIndex] = weakref.WeakKeyDictionary()
-_INDEXES_LOCK = threading.Lock()
-
-
-def memoised(memo: weakref.WeakKeyDictionary[Archive, _Index], archive: Archive,
-             make: Callable[[Archive], _Index]) -> _Index:
-    """`memo[archive]`, made by `make(archive)` on first use (thread-safe); entries go
-    with their Archive."""
-    with _INDEXES_LOCK:
-        index = memo.get(archive)
-        if index is None:
-            index = memo[archive] = make(archive)
-        return index
 
 
 def index_for(archive: Archive) -> TextIndex:
@@ -321,7 +387,7 @@ def follow(archive: Archive, earlier: Archive) -> None:
     edited folder's next Archive does), if `earlier` has one and `archive` none yet: the
     index is then brought up to date with the records that changed instead of made again.
     `earlier` makes itself a new index if it is asked again."""
-    with _INDEXES_LOCK:
+    with MEMO_LOCK:
         index = _TEXT.get(earlier)
         if index is None or archive in _TEXT:
             return

@@ -92,8 +92,11 @@ def start_rendering(archive: Archive, cache: BodyCache | None, jobs: int | None,
                     ) -> tuple[Index, RenderedBodies, BodyStats]:
     """Start the search index and the bodies (those an `increment` makes pages of, when
     there is one). The index first: its worker is forked without a thread, while the body
-    workers' pool starts one, after which nothing more forks."""
-    index = (in_background(index_files, archive, jobs=jobs)
+    workers' pool starts one, after which nothing more forks. The index starts from the
+    analysis the cache folder keeps when there is a `cache`, and only a build that keeps
+    what it made (an `increment`) keeps the analysis too: `serve` reads it, never writes."""
+    index = (in_background(index_files, archive, cache is not None, increment is not None,
+                           jobs=jobs)
              if increment is None or increment.search else None)
     needed = None
     if increment is not None and increment.full is None:

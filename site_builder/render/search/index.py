@@ -37,6 +37,7 @@ from typing import Any
 
 from site_builder.archive.archive import Archive
 from site_builder.base.site_paths import SEARCH_DIR
+from site_builder.query.kept_index import kept_index_file
 from site_builder.query.textindex import RULES, TextIndex, record_key
 from site_builder.render.pages import views
 from site_builder.render.pages.urls import tag_slug
@@ -84,15 +85,20 @@ def facet_terms(record: Any) -> list[str]:
 class SearchIndex:
     """The inverted index of one archive, built in one pass over its records."""
 
-    def __init__(self, archive: Archive, checkpoint: Callable[[], None] | None = None) -> None:
+    def __init__(self, archive: Archive, checkpoint: Callable[[], None] | None = None,
+                 kept: bool = False, keep: bool = False) -> None:
         """`checkpoint` is called now and then while the records are analysed; raising there
-        gives the index up (`TextIndex.postings`)."""
+        gives the index up (`TextIndex.postings`). With `kept`, the analysis starts from the
+        one the archive's cache folder keeps (query/kept_index.py); with `keep` too, it is
+        kept there for the next run."""
         self.archive = archive
-        text = TextIndex(archive)  # not memoised: nothing of it outlives the files written
+        # Not memoised: nothing of it outlives the files written.
+        text = TextIndex(archive, kept_index_file(archive.config) if kept else None, keep=keep)
         self.ids = [record.id for record in archive.records]
         # term → record numbers and levels, ascending: textindex's own, plus the terms that
         # name records and facets (level 31, never ranked).
         words, levels = text.postings(checkpoint)
+        text.keep()
         extra: dict[str, array[int]] = {}
         for number, record in enumerate(archive.records):
             for term in [record_key(record), *facet_terms(record)]:
@@ -175,10 +181,12 @@ class SearchIndex:
         yield f"{OUTPUT_DIR}/words.json", _json(self.typo_words)
 
 
-def index_files(archive: Archive) -> list[tuple[str, bytes]]:
+def index_files(archive: Archive, kept: bool = False,
+                keep: bool = False) -> list[tuple[str, bytes]]:
     """(site path, bytes) of every file of the archive's index, the manifest first: what a
-    build computes in a worker process while it writes the pages (`in_background`)."""
-    return list(SearchIndex(archive).files())
+    build computes in a worker process while it writes the pages (`in_background`); `kept`
+    and `keep` as for SearchIndex."""
+    return list(SearchIndex(archive, kept=kept, keep=keep).files())
 
 
 def _json(value: Any) -> bytes:
