@@ -29,27 +29,30 @@ class BodyFile:
     """Where the body of a record is: its file, as the loader read it (`stamp`: size and
     mtime in ns; the two say which body this is), and the links the body holds, found when
     a one-off load read it (every check and the render-cache key ask for them). A
-    long-lived process holds the body as well (`text`, read at once: files may change under
-    the archive it answers from), and finds its links when asked (`links` None)."""
+    long-lived process holds the body as well (`text`: files may change under the archive
+    it answers from), read with the record or, for a parse recalled from the last run, when
+    first read (`hold_when_read`), and finds its links when asked (`links` None)."""
 
     path: str
     stamp: tuple[int, int]
     links: tuple[BodyLink, ...] | None = field(compare=False, repr=False)
     text: str | None = field(default=None, compare=False, repr=False)
+    held_when_read: bool = field(default=False, compare=False, repr=False)
 
     def read(self) -> str:
         """The body as the loader read it. Raises RecordChanged when it is not held and the
         file is no longer the one read (its size or mtime differ), or is gone."""
         if self.text is not None:
             return self.text
-        return self._read()
+        text = self._read()
+        if self.held_when_read:
+            object.__setattr__(self, "text", text)
+        return text
 
-    def hold(self) -> None:
-        """Read the body from the file now and hold it from here on (a fill of this
-        object's cache, like a cached property: nothing it compares or shows changes).
-        Raises RecordChanged as `read` does."""
-        if self.text is None:
-            object.__setattr__(self, "text", self._read())
+    def hold_when_read(self) -> None:
+        """Hold the body from its first read on (a flag of this object's cache, as `hold`
+        fills it: nothing it compares or shows changes)."""
+        object.__setattr__(self, "held_when_read", True)
 
     def _read(self) -> str:
         try:

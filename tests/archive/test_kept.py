@@ -12,6 +12,7 @@ import pytest
 
 from site_builder.archive import loader
 from site_builder.archive.archive import Archive
+from site_builder.archive.body_files import RecordChanged
 from site_builder.archive.loader import LoaderCache
 from site_builder.archive.loader_cache import KEPT_FILE
 from site_builder.base.kept import KeptFile
@@ -93,18 +94,38 @@ def test_a_removed_and_an_added_file_are_seen(
     _same(_one_off(root), archive)
 
 
-def test_a_long_lived_process_recalls_the_parses_and_holds_the_bodies(
+def test_a_long_lived_process_recalls_the_parses_and_holds_the_bodies_it_reads(
         archive_root: Path, parses: list[Path]) -> None:
     root = archive_root
     cold = _one_off(root)
     parses.clear()
-    served = load_archive(root, cache=LoaderCache(kept=True))
+    cache = LoaderCache(kept=True)
+    served = load_archive(root, cache=cache)
     assert parses == []
     _same(served, cold)
     record = served.by_id["p/adr/0012-linking"]
     body = served.body(record)
     (root / RECORD).write_text("---\ntitle: Changed meanwhile\n---\n")
     assert served.body(record) == body  # held, as a long-lived process's bodies are
+
+
+def test_a_body_not_read_before_its_file_changed_is_never_taken_for_the_old_one(
+        archive_root: Path, parses: list[Path]) -> None:
+    """Reading it fails, and the next load (a server's, on the change notice) parses the
+    file again."""
+    root = archive_root
+    _one_off(root)
+    cache = LoaderCache(kept=True)
+    served = load_archive(root, cache=cache)
+    other = next(r for r in served.records if r.body_file is not None)
+    assert other.body_file is not None and other.body_file.text is None  # not read yet
+    other.path.write_text(other.path.read_text() + "\nAn edit made meanwhile.\n")
+    with pytest.raises(RecordChanged):
+        served.body(other)
+    parses.clear()
+    again = load_archive(root, cache=cache)
+    assert other.path in parses
+    assert "An edit made meanwhile." in again.body(again.by_id[other.id])
 
 
 def test_a_long_lived_process_does_not_keep_its_parses(
