@@ -237,6 +237,11 @@ class PreviewHandler(BaseHTTPRequestHandler):
     # ---- answers ------------------------------------------------------------------------------
 
     def _not_found(self) -> None:
+        first = self.server.first
+        if first is not None and not first.done:
+            # The site's own 404 page, as every answer after the first build gives, even for
+            # an address refused before anything was looked up.
+            first.wait(FIRST_BUILD_WAIT)
         page = self.server.store.get(NOT_FOUND_PAGE) or Stored(_NOT_FOUND, False)
         self._send(HTTPStatus.NOT_FOUND, CONTENT_TYPES[".html"], page)
 
