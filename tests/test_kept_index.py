@@ -25,6 +25,7 @@ from site_builder.base.kept import KeptFile
 from site_builder.config.site import load_config
 from site_builder.query import answers as query
 from site_builder.query.kept_index import IndexState, kept_index_file
+from site_builder.query.postings import Analysis, Postings
 from site_builder.query.textindex import TextIndex, index_for
 from site_builder.render.site import build_site
 from site_builder.sources.load import load_archive
@@ -84,14 +85,19 @@ def test_what_a_build_keeps_after_an_edit_is_what_a_cold_build_keeps(built: Path
     own = kept_index_file(archive.config)
     elsewhere = KeptFile(tmp_path / "search.pickle", own.key, own.allowed)
     fresh = TextIndex(archive, elsewhere, keep=True)  # nothing there yet: made afresh
-    fresh.ready(archive)
+    fresh.postings()  # as the build's index asks, levels and all
     assert fresh.analysed == len(archive.records)
     assert fresh.keep()
     kept, made = IndexState.read(own), IndexState.read(elsewhere)
     assert kept is not None and made is not None
     assert kept.records == made.records == [r.id for r in archive.records]
     assert kept.marks == made.marks
-    assert kept.parts == made.parts
+    docs, counts, lengths, held, total, seen, levels, _, average = kept.parts
+    assert (docs, counts, lengths, held, total, seen, average) == (
+        *made.parts[:6], made.parts[8])
+    made_levels = made.parts[6]
+    assert sorted(levels) == sorted(made_levels)
+    assert [t for t in levels if levels[t] != made_levels[t]] == []
     assert [kept.words.get(n) for n in range(len(kept.records))] == \
         [made.words.get(n) for n in range(len(made.records))]
 
@@ -151,3 +157,31 @@ def test_the_mcp_server_starts_from_the_kept_index(built: Path) -> None:
     found = query.search_records(archive, query="quagga okapi")
     assert [r["id"] for r in found["records"]][:1] == [EDITED]
     assert index_for(archive).analysed == 1
+
+
+def _analysis(n: int, extra: int = 0) -> Analysis:
+    counts = {f"t{n % 7}": 1 + n % 3, f"u{n % 11}": 2, "common": 1 + n % 4}
+    return Analysis(counts, 500 + 3 * n + extra, list(counts))  # a length of its own
+
+
+def test_relevelling_works_out_again_only_the_terms_whose_levels_moved() -> None:
+    """After one record's change moved the average length, the levels kept for the other
+    terms stand as they are, and every level equals what postings made afresh hold."""
+    records = [_analysis(n) for n in range(400)]
+    kept = Postings()
+    for slot, analysis in enumerate(records):
+        kept.add(slot, analysis, last=True)
+    for term in list(kept.docs):
+        kept.levels(term)
+    kept = Postings.restored(pickle.loads(pickle.dumps(kept.parts())))
+    kept.remove(5, records[5])
+    records[5] = _analysis(5, extra=400)  # a longer record: the average moves
+    kept.add(5, records[5])
+    before = dict(kept._levels)
+    kept.relevel(lambda slots: {t for s in slots for t in records[s].counts})
+    assert 0 < len(kept._levels) < len(kept.docs)  # some kept, some to work out again
+    assert all(kept._levels[t] is before[t] for t in kept._levels)
+    fresh = Postings()
+    for slot, analysis in enumerate(records):
+        fresh.add(slot, analysis, last=True)
+    assert {t: kept.levels(t) for t in kept.docs} == {t: fresh.levels(t) for t in fresh.docs}

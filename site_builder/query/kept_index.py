@@ -36,7 +36,7 @@ from site_builder.query.textwords import word_terms
 
 __all__ = ["IndexState", "Recalled", "WordLists", "kept_index_file", "mark", "recall"]
 
-FORMAT = "1"
+FORMAT = "2"
 KEPT_FILE = "search.pickle"
 
 
@@ -94,6 +94,10 @@ class WordLists:
             raise KeyError(slot)
         table = self.table
         return [table[n] for n in ids]
+
+    def terms(self, slots: Iterable[int]) -> frozenset[str]:
+        """The terms the records in `slots` are posted under."""
+        return frozenset(term for slot in slots for term in terms_of(self.get(slot)))
 
     def clear(self, slot: int) -> None:
         """`slot` holds no record any more."""

@@ -16,7 +16,7 @@ import bisect
 import itertools
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,23 +111,27 @@ class Postings:
     # ---- kept between runs (kept_index.py) ----------------------------------------------
 
     def parts(self) -> tuple[Any, ...]:
-        """What the postings are made of, as builtins and arrays (`restored` takes them)."""
+        """What the postings are made of, and the levels worked out, as builtins and arrays
+        (`restored` takes them)."""
         return (self.docs, self.counts, self.lengths, self.held, self._total_length,
-                dict(self.seen))
+                dict(self.seen), self._levels, self._known, self._levels_average)
 
     @classmethod
     def restored(cls, parts: tuple[Any, ...]) -> Postings:
         """The postings `parts` gave; raises ValueError for anything else."""
-        if len(parts) != 6:
+        if len(parts) != 9:
             raise ValueError("not the parts of postings")
-        docs, counts, lengths, held, total, seen = parts
+        docs, counts, lengths, held, total, seen, levels, known, average = parts
         if not (isinstance(docs, dict) and isinstance(counts, dict) and docs.keys() ==
                 counts.keys() and isinstance(lengths, array) and isinstance(held, int)
-                and isinstance(total, int) and isinstance(seen, dict)):
+                and isinstance(total, int) and isinstance(seen, dict)
+                and isinstance(levels, dict) and levels.keys() <= docs.keys()
+                and isinstance(known, dict) and isinstance(average, float | None)):
             raise ValueError("not the parts of postings")
         postings = cls()
         postings.docs, postings.counts, postings.lengths = docs, counts, lengths
         postings.held, postings._total_length, postings.seen = held, total, Counter(seen)
+        postings._levels, postings._known, postings._levels_average = levels, known, average
         return postings
 
     # ---- changes ------------------------------------------------------------------------
@@ -201,15 +205,19 @@ class Postings:
         placed = new_of.__getitem__
         docs, counts = self.docs, self.counts
         in_order = all(a < b for a, b in itertools.pairwise(order))
+        levels = self._levels
         for term, slots in docs.items():
             if in_order:  # records only left: every posting keeps its place
                 docs[term] = array("I", map(placed, slots))
                 continue
-            pairs = sorted(zip(map(placed, slots), counts[term], strict=True))
-            docs[term] = array("I", [n for n, _ in pairs])
-            counts[term] = array(counts[term].typecode, [c for _, c in pairs])
+            held = levels.get(term)
+            rows = sorted(zip(map(placed, slots), counts[term],
+                              held if held is not None else bytes(len(slots)), strict=True))
+            docs[term] = array("I", [n for n, _, _ in rows])
+            counts[term] = array(counts[term].typecode, [c for _, c, _ in rows])
+            if held is not None:
+                levels[term] = array("B", [v for _, _, v in rows])
         self.lengths = array("I", [self.lengths[old] for old in order])
-        self._levels.clear()
 
     # ---- what is derived ----------------------------------------------------------------
 
@@ -217,6 +225,35 @@ class Postings:
     def average(self) -> float:
         """The mean weighted length of the held records (1.0 when none is held)."""
         return self._total_length / self.held if self.held else 1.0
+
+    def relevel(self, terms_of: Callable[[list[int]], Iterable[str]]) -> None:
+        """Bring the levels worked out to the current average length, working out again only
+        those of the terms of records (`terms_of(slots)` names them) holding a weighted
+        count whose level the new average moves: after a one-record change that is a few
+        terms, where `levels` alone works out every level again."""
+        average, before = self.average, self._levels_average
+        if average == before:
+            return
+        self._levels_average = average
+        if before is None:
+            self._levels.clear()
+            self._known.clear()
+            return
+        moved = set()
+        known = self._known
+        for pair, value in known.items():
+            now = level(pair[0], pair[1], average)
+            if now != value:
+                known[pair] = now
+                moved.add(pair[1])
+        if not moved:
+            return
+        slots = [slot for slot, length in enumerate(self.lengths) if length in moved]
+        if len(slots) > len(self.lengths) // 8:
+            self._levels.clear()  # as fast to work them all out again
+            return
+        for term in terms_of(slots):
+            self._levels.pop(term, None)
 
     def levels(self, term: str) -> array[int]:
         """The levels of `term`'s postings (1–31), parallel to `docs[term]`."""

@@ -265,6 +265,8 @@ class TextIndex:
             self._ready(self._target(archive), checkpoint)
             self._compact()
             postings = self._postings
+            if self._words is not None:
+                postings.relevel(self._words.terms)
             return postings.docs, {term: postings.levels(term) for term in postings.docs}
 
     def _compact(self) -> None:
