@@ -26,7 +26,8 @@ from site_builder.config.site import load_config
 from site_builder.query import answers as query
 from site_builder.query.kept_index import IndexState, kept_index_file
 from site_builder.query.postings import Analysis, Postings
-from site_builder.query.textindex import TextIndex, index_for
+from site_builder.query.textindex import TextIndex, index_for, stem
+from site_builder.render.search.index import _encoded_file
 from site_builder.render.site import build_site
 from site_builder.sources.load import load_archive
 from tests.test_textindex_updates import EDITS, same_as_fresh
@@ -185,3 +186,32 @@ def test_relevelling_works_out_again_only_the_terms_whose_levels_moved() -> None
     for slot, analysis in enumerate(records):
         fresh.add(slot, analysis, last=True)
     assert {t: kept.levels(t) for t in kept.docs} == {t: fresh.levels(t) for t in fresh.docs}
+
+
+def _shard_text(root: Path) -> str:
+    terms = root / "_site" / "assets" / "search" / "terms"
+    return "".join(path.read_text(encoding="utf-8") for path in sorted(terms.iterdir()))
+
+
+def test_a_term_whose_postings_are_unchanged_takes_the_encoding_the_last_build_kept(
+        built: Path) -> None:
+    """The kept encoding is what is written when the term's records and levels digest the
+    same; a term whose postings changed (a record about it added) is encoded again."""
+    archive = fresh_archive(built)
+    kept = _encoded_file(archive.config)
+    encodings = kept.read()
+    sqlite, quagga = stem("sqlite"), stem("quagga")
+    assert isinstance(encodings, dict) and sqlite in encodings and quagga not in encodings
+    digest_of, real = encodings[sqlite]
+    assert f'"{sqlite}":"{real}"' in _shard_text(built)
+    encodings[sqlite] = (digest_of, "MARKED")
+    assert kept.write(encodings)
+    build_site(built, jobs=1, force=True)
+    assert f'"{sqlite}":"MARKED"' in _shard_text(built)
+    (built / "content/build/adr/0099-sqlite-for-quaggas.md").write_text(
+        "---\ntitle: SQLite for quaggas\nstatus: proposed\ndate: 2026-11-30\n"
+        "description: A record more about SQLite.\n---\n\nSQLite, for quagga.\n",
+        encoding="utf-8")
+    build_site(built, jobs=1)
+    assert f'"{sqlite}":"MARKED"' not in _shard_text(built)
+    assert f'"{quagga}":"' in _shard_text(built)

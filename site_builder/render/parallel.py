@@ -53,6 +53,12 @@ FORK_WEIGHT_EACH = 2_000_000
 # process that holds less than this now (46 MB at 1,000 records, 162 MB at 10,000, where a forked
 # build peaked at 423 MB against 323 MB spawned; the spawn's start costs little there).
 FORK_MEMORY = 100 << 20
+# One worker beside the build (`in_background`: the search index) copies at most what the
+# build holds, once, where each of a pool's workers would: it is forked from up to this much
+# (at 10,000 records the build holds 114 MB then, and computing the index in this process
+# instead kept it on the build's critical path: 0.8 s of a 5 s one-record rebuild). A
+# 100,000-record build holds far more, and computes its index itself.
+BACKGROUND_MEMORY = 400 << 20
 # Batches each worker may have done or in hand before the caller takes their results: the
 # workers render faster than pages are written, and every result not yet taken is held in
 # this process (at 10,000 records, all of them: 170 MB of HTML).
@@ -121,12 +127,13 @@ def process_map(function: Callable[[T], R], items: Sequence[T], jobs: int | None
 def in_background(function: Callable[..., R], *args: Any,
                   jobs: int | None = None) -> Background[R]:
     """`function(*args)` computed in a forked worker process while this one goes on, when
-    workers are forked (`start_method`) and more than one of `jobs` may run (default: one
-    per CPU); otherwise in this process, when its result is first asked for. The worker
+    it may fork (`start_method`, from up to BACKGROUND_MEMORY) and more than one of `jobs`
+    may run (default: one per CPU); otherwise in this process, when its result is first
+    asked for. The worker
     inherits the function and its arguments, so only the result is pickled, and it starts no
     thread here: a `process_map` started after it still forks its workers (the search index
     is built so, beside the pages: BUILD-ADR-0031)."""
-    if (jobs or default_jobs()) < 2 or start_method() != "fork":
+    if (jobs or default_jobs()) < 2 or start_method(BACKGROUND_MEMORY) != "fork":
         return Background(function, args)
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
@@ -202,11 +209,11 @@ def _in_background(parent: int, sending: Connection, function: Callable[..., Any
         sending.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
 
 
-def start_method() -> str:
+def start_method(memory: int = FORK_MEMORY) -> str:
     """How this process starts workers: "fork" on Linux from a single thread holding less
-    than FORK_MEMORY, else "spawn" (BUILD-ADR-0030)."""
+    than `memory`, else "spawn" (BUILD-ADR-0030)."""
     if (sys.platform.startswith("linux") and threading.active_count() == 1
-            and _resident_memory() < FORK_MEMORY):
+            and _resident_memory() < memory):
         return "fork"
     return "spawn"
 

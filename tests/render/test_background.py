@@ -16,7 +16,7 @@ from tests.conftest import process_alive, wait_until_gone
 
 @pytest.fixture
 def forks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "start_method", lambda: "fork")
+    monkeypatch.setattr(parallel, "start_method", lambda memory=0: "fork")
 
 
 def _where(data: bytes, extra: int) -> tuple[int, int, int]:
@@ -61,9 +61,9 @@ def test_it_starts_no_thread_so_the_body_workers_still_fork() -> None:
 
 def test_with_one_job_or_without_forking_it_runs_here_when_asked(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "start_method", lambda: "fork")
+    monkeypatch.setattr(parallel, "start_method", lambda memory=0: "fork")
     assert in_background(_where, b"ab", 1, jobs=1).result() == (os.getpid(), 2, 1)
-    monkeypatch.setattr(parallel, "start_method", lambda: "spawn")
+    monkeypatch.setattr(parallel, "start_method", lambda memory=0: "spawn")
     assert in_background(_where, b"ab", 1, jobs=2).result() == (os.getpid(), 2, 1)
 
 
@@ -109,9 +109,25 @@ def _where_item(n: int) -> tuple[int, int, int]:
 def test_it_says_where_the_result_is_computed(monkeypatch: pytest.MonkeyPatch) -> None:
     """The build writes an index computed here first, while the body workers render, and
     one computed by a worker after the pages."""
-    monkeypatch.setattr(parallel, "start_method", lambda: "spawn")
+    monkeypatch.setattr(parallel, "start_method", lambda memory=0: "spawn")
     assert not in_background(_where, b"", 0, jobs=2).elsewhere
-    monkeypatch.setattr(parallel, "start_method", lambda: "fork")
+    monkeypatch.setattr(parallel, "start_method", lambda memory=0: "fork")
     background = in_background(_where, b"", 0, jobs=2)
     assert background.elsewhere
     background.close()
+
+
+def test_it_forks_from_a_build_too_large_to_fork_a_pool_from(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One worker copies at most what the build holds once: it forks up to
+    BACKGROUND_MEMORY, where a pool's workers are spawned from FORK_MEMORY on."""
+    if threading.active_count() != 1:
+        pytest.fail("the test runner runs threads: nothing here can fork")
+    between = (parallel.FORK_MEMORY + parallel.BACKGROUND_MEMORY) // 2
+    monkeypatch.setattr(parallel, "_resident_memory", lambda: between)
+    assert parallel.start_method() == "spawn"
+    background = in_background(_where, b"", 0, jobs=2)
+    assert background.elsewhere
+    assert background.result()[0] != os.getpid()
+    monkeypatch.setattr(parallel, "_resident_memory", lambda: parallel.BACKGROUND_MEMORY + 1)
+    assert not in_background(_where, b"", 0, jobs=2).elsewhere

@@ -168,7 +168,7 @@ import errno, multiprocessing, os, runpy, sys
 from site_builder.render import parallel
 parallel.PARALLEL_FROM = parallel.FORK_FROM = 2  # the fixture's five bodies go to workers,
 parallel.PARALLEL_WEIGHT = parallel.FORK_WEIGHT = 0  # however little Markdown they hold,
-parallel.start_method = lambda: {method!r}
+parallel.start_method = lambda memory=0: {method!r}
 multiprocessing.set_executable("/nonexistent/python3")  # which cannot be spawned
 
 def no_fork():  # nor forked: the system's limit of processes is reached
@@ -211,7 +211,7 @@ INTERRUPTED = """
 import runpy, sys, time
 from site_builder.render import parallel
 from site_builder.render.pages import rendering as pages
-parallel.start_method = lambda: {method!r}
+parallel.start_method = lambda memory=0: {method!r}
 parallel.PARALLEL_FROM = parallel.FORK_FROM = 2  # the fixture's five bodies go to workers
 parallel.PARALLEL_WEIGHT = parallel.FORK_WEIGHT = 0
 parallel.FORK_WEIGHT_EACH = 1

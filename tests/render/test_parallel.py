@@ -36,7 +36,7 @@ def _fails_at_150(n: int) -> int:
 @pytest.fixture(params=["fork", "spawn"])
 def method(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Each test that takes it runs with forked workers and with spawned ones."""
-    monkeypatch.setattr(parallel, "start_method", lambda: request.param)
+    monkeypatch.setattr(parallel, "start_method", lambda memory=0: request.param)
     return request.param
 
 
@@ -190,7 +190,7 @@ def test_the_workers_die_with_the_build(method: str) -> None:
     """A build killed midway leaves no worker behind (holding the build lock, say)."""
     script = (f"import multiprocessing, sys, time; sys.path.insert(0, {str(REPO)!r})\n"
               "from site_builder.render import parallel\n"
-              f"parallel.start_method = lambda: {method!r}\n"
+              f"parallel.start_method = lambda memory=0: {method!r}\n"
               "parallel.PARALLEL_FROM = parallel.FORK_FROM = 1\n"
               "from tests.render.test_parallel import _first_at_once\n"
               "results = parallel.process_map(_first_at_once, range(8), jobs=2)\n"
@@ -217,7 +217,7 @@ def _killed(n: int) -> int:
 def test_a_forked_worker_killed_midway_is_said_to_have_stopped(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Not "could not start": a forked worker runs from the moment it is submitted to."""
-    monkeypatch.setattr(parallel, "start_method", lambda: "fork")
+    monkeypatch.setattr(parallel, "start_method", lambda memory=0: "fork")
     monkeypatch.setattr(parallel, "FORK_FROM", 1)
     with pytest.raises(WorkersFailed, match=r"^a render worker process stopped without an "
                                              r"answer"):

@@ -240,7 +240,7 @@ def test_the_render_cache_drops_entries_no_build_needs(built: tuple[Path, BuildR
 
 def _workers_always(monkeypatch: pytest.MonkeyPatch, method: str, fewest: int = 1) -> None:
     """Bodies go to workers started by `method`, however few and small (from `fewest`)."""
-    monkeypatch.setattr(parallel, "start_method", lambda: method)
+    monkeypatch.setattr(parallel, "start_method", lambda memory=0: method)
     for name in ("PARALLEL_FROM", "FORK_FROM"):
         monkeypatch.setattr(parallel, name, fewest)
     for name in ("PARALLEL_WEIGHT", "FORK_WEIGHT"):

@@ -28,6 +28,7 @@ Layout, under `assets/search/` (beside the theme files, never in a project's fol
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 from array import array
@@ -36,7 +37,10 @@ from functools import cached_property
 from typing import Any
 
 from site_builder.archive.archive import Archive
+from site_builder.base.installed import code_digest
+from site_builder.base.kept import KeptFile, digest
 from site_builder.base.site_paths import SEARCH_DIR
+from site_builder.config.site import SiteConfig
 from site_builder.query.kept_index import kept_index_file
 from site_builder.query.textindex import RULES, TextIndex, record_key
 from site_builder.render.pages import views
@@ -94,6 +98,8 @@ class SearchIndex:
         self.archive = archive
         # Not memoised: nothing of it outlives the files written.
         text = TextIndex(archive, kept_index_file(archive.config) if kept else None, keep=keep)
+        self._encoded = _encoded_file(archive.config) if kept else None
+        self._keep = keep
         self.ids = [record.id for record in archive.records]
         # term → record numbers and levels, ascending: textindex's own, plus the terms that
         # name records and facets (level 31, never ranked).
@@ -118,13 +124,30 @@ class SearchIndex:
         return {term: len(docs) for term, docs in self._docs.items()}
 
     def postings(self) -> dict[str, str]:
-        """term → its postings as written to the shards: (gap, level) pairs, `encode`d."""
+        """term → its postings as written to the shards: (gap, level) pairs, `encode`d.
+
+        A term whose records and levels are those of the last build's (the same digest of
+        both) takes the encoding that build kept, when it kept one: after a one-record
+        change, nearly every term (encoding them all took 0.4 s at 10,000 records)."""
         codes = [encode((value,)) for value in range(max(len(self.ids), _TOP) + 1)]
-        out = {}
+        found = self._encoded.read() if self._encoded is not None else None
+        known: dict[str, tuple[bytes, str]] = found if isinstance(found, dict) else {}
+        out, made = {}, {}
         for term, docs in self._docs.items():
-            gaps = [docs[0], *(b - a for a, b in itertools.pairwise(docs))]
-            out[term] = "".join([codes[g] + codes[s]
-                                 for g, s in zip(gaps, self._levels[term], strict=True)])
+            levels = self._levels[term]
+            hashed = hashlib.blake2b(_raw(docs, "I"), digest_size=16)
+            hashed.update(_raw(levels, "B"))
+            key = hashed.digest()
+            before = known.get(term)
+            if isinstance(before, tuple) and before[0] == key and isinstance(before[1], str):
+                out[term] = before[1]
+            else:
+                gaps = [docs[0], *(b - a for a, b in itertools.pairwise(docs))]
+                out[term] = "".join([codes[g] + codes[s]
+                                     for g, s in zip(gaps, levels, strict=True)])
+            made[term] = (key, out[term])
+        if self._keep and self._encoded is not None and made != known:
+            self._encoded.write(made)
         return out
 
     def shards(self) -> dict[str, dict[str, str]]:
@@ -179,6 +202,18 @@ class SearchIndex:
         for number, chunk in enumerate(self.chunks()):
             yield f"{OUTPUT_DIR}/records/{number}.json", _json(chunk)
         yield f"{OUTPUT_DIR}/words.json", _json(self.typo_words)
+
+
+def _raw(values: Sequence[int], code: str) -> array[int]:
+    """`values` as an array of `code`: itself when it is one (no copy)."""
+    return values if isinstance(values, array) and values.typecode == code else array(
+        code, values)
+
+
+def _encoded_file(config: SiteConfig) -> KeptFile:
+    """Where a build keeps each term's encoded postings for the next (`postings`)."""
+    key = digest(("search shards", str(FORMAT), code_digest(), str(config.root)))
+    return KeptFile(config.cache_dir / "cache" / "search-shards.pickle", key, ())
 
 
 def index_files(archive: Archive, kept: bool = False,
