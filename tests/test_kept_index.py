@@ -32,7 +32,7 @@ from site_builder.render.site import build_site
 from site_builder.sources.load import load_archive
 from tests.test_textindex_updates import EDITS, same_as_fresh
 
-PLAIN = "content/build/adr/0040-keep-the-parsed-records-between-runs.md"
+PLAIN = "content/build/adr/0041-keep-the-search-analysis-between-runs.md"
 EDITED = "build/adr/0022-body-cache-in-one-sqlite-file"  # the record EDITS["body"] edits
 # Records each edit leaves to analyse again: the one edited, or added; none for a removal.
 TOUCHED = {"title": 1, "body": 1, "tags": 1, "status": 1, "date": 1, "supersede": 1,

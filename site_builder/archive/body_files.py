@@ -10,6 +10,7 @@ to hold. The loader leaves bodies on disk only for a caller that reads the archi
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -34,10 +35,14 @@ class BodyFile:
     first read (`hold_when_read`), and finds its links when asked (`links` None)."""
 
     path: str
-    stamp: tuple[int, int]
+    # Not shown: what the build's increment digests of a record is its repr, and a fresh
+    # checkout (CI) gives the same files new mtimes.
+    stamp: tuple[int, int] = field(repr=False)
     links: tuple[BodyLink, ...] | None = field(compare=False, repr=False)
     text: str | None = field(default=None, compare=False, repr=False)
     held_when_read: bool = field(default=False, compare=False, repr=False)
+    digest: bytes = field(default=b"", compare=False, repr=False)
+    """A digest of the file's bytes as parsed (`file_digest`), b"" when unknown."""
 
     def read(self) -> str:
         """The body as the loader read it. Raises RecordChanged when it is not held and the
@@ -76,6 +81,11 @@ class BodyFile:
 
     def _changed(self, what: str) -> RecordChanged:
         return RecordChanged(f"{self.path} {what} after it was loaded; run the command again")
+
+
+def file_digest(data: bytes) -> bytes:
+    """The digest by which a record file's bytes are known again (16 bytes of BLAKE2b)."""
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def decoded(data: bytes) -> str:

@@ -39,17 +39,19 @@ from site_builder.config.site import FieldDef, SiteConfig
 __all__ = ["KEPT_FILE", "LoaderCache", "Parsed"]
 
 KEPT_FILE = "records.pickle"
-FORMAT = "1"
+FORMAT = "2"
 
 @rebuilt_by_init
 @dataclass(slots=True)
 class Parsed:
-    """One file's parse: valid while its (size, mtime) and what parsing depended on hold."""
+    """One file's parse: valid while its (size, mtime) and what parsing depended on hold,
+    or, with a new stamp, while the file's bytes still have `digest` (b"": unknown)."""
 
     stamp: tuple[int, int]
     context: Any
     record: Record | None
     findings: list[Finding]
+    digest: bytes = b""
 
     @property
     def draft(self) -> bool:

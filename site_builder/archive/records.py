@@ -122,15 +122,17 @@ class Record:
         there (`body_file`). Raises RecordChanged when that file changed since."""
         return self.body_text if self.body_file is None else self.body_file.read()
 
-    def on_disk(self, path: str, stamp: tuple[int, int], hold: bool = False) -> Record:
-        """This record with its body in its file, as read at `stamp`. With `hold` the body
-        is held too (`BodyFile.text`) and its links are found when asked; without, they are
-        found now, uncached (the cache of `body_links` would hold the bodies)."""
+    def on_disk(self, path: str, stamp: tuple[int, int], hold: bool = False,
+                digest: bytes = b"") -> Record:
+        """This record with its body in its file, as read at `stamp` (the file's bytes then
+        known by `digest`). With `hold` the body is held too (`BodyFile.text`) and its links
+        are found when asked; without, they are found now, uncached (the cache of
+        `body_links` would hold the bodies)."""
         if hold:
-            return replace(self, body_text="",
-                           body_file=BodyFile(path, stamp, None, self.body_text))
+            return replace(self, body_text="", body_file=BodyFile(
+                path, stamp, None, self.body_text, digest=digest))
         return replace(self, body_text="", body_file=BodyFile(
-            path, stamp, body_links.__wrapped__(self.body_text)))
+            path, stamp, body_links.__wrapped__(self.body_text), digest=digest))
 
     @property
     def field_values(self) -> dict[str, Any]:

@@ -7,15 +7,16 @@ base/kept.py, restricted to what it names), with what a later run needs to bring
 date without the old bodies:
 
 - each record's *mark*: a digest of everything `analyse` reads (the fields it weighs, and
-  the body's file and stamp, or the body itself when it has no file), so a record whose mark
-  is unchanged is known to analyse as it did;
+  the body's file with a digest of its bytes, or the body itself when it has no file), so a
+  record whose mark is unchanged is known to analyse as it did, in a fresh checkout too;
 - each slot's distinct words, as numbers into one table of words: a changed or removed
   record's terms are those its words yield (`word_terms`), which is all `Postings.remove`
   needs, so the old body is never read again.
 
 The file holds the postings in record order (slot = record number), as the build wrote the
 site's index from them. It is keyed like the loader's file (the code, Python, the archive's
-root): any change of the analysis rules is a miss, and the index is made afresh.
+root): any change of the analysis rules is a miss, and the index is made afresh. Why words
+and not whole analyses, and what it measured, is BUILD-ADR-0041.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def _array_reconstructor() -> Any:
 def mark(record: Record) -> bytes:
     """A digest of what `analyse` reads of `record`: equal marks analyse alike."""
     body = record.body_file
-    where: object = ((body.path, body.stamp) if body is not None
+    # The file's bytes, where known: a fresh checkout (CI) gives the same files new mtimes.
+    where: object = ((body.path, body.digest or body.stamp) if body is not None
                      else hashlib.blake2b(record.body_text.encode("utf-8", "surrogatepass"),
                                           digest_size=16).digest())
     text = repr((record.title, record.ref, record.tags, record.description, record.authors,

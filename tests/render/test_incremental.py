@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from site_builder.archive import loader
+from site_builder.query.textindex import TextIndex
 from site_builder.render.increment import MEMORY_FILE
 from site_builder.render.pages.theme import builtin_folder
 from site_builder.render.site import build_site
@@ -25,7 +29,7 @@ from tests.conftest import edit_text
 
 ADR = "content/build/adr"
 CHAIN = f"{ADR}/0015-stage-only-changed-files.md"  # superseded, supersedes 0008
-PLAIN = f"{ADR}/0040-keep-the-parsed-records-between-runs.md"  # nothing links to it
+PLAIN = f"{ADR}/0041-keep-the-search-analysis-between-runs.md"  # nothing links to it
 DIAGRAM = f"{ADR}/0024-draw-lineage-at-build-time-and-mermaid-in-the-browser.md"
 FOREIGN = "adr-tools-decisions/0001-read-other-tools-records-in-place.md"
 
@@ -113,10 +117,13 @@ def _fixed_time(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764633600")
 
 
-def built_after(edit: Edit, example_root: Path, tmp_path: Path) -> tuple[list[str], int, int]:
-    """Build example_root, edit it, build again; compare with a cold build of the edited
-    copy. Returns the second build's `method` lines, its files written and in all."""
-    build_site(example_root, jobs=1)
+def built_after(edit: Edit, example_root: Path, tmp_path: Path,
+                built: bool = False) -> tuple[list[str], int, int]:
+    """Build example_root (unless `built`), edit it, build again; compare with a cold build
+    of the edited copy. Returns the second build's `method` lines, its files written and in
+    all."""
+    if not built:
+        build_site(example_root, jobs=1)
     assert (example_root / ".site-builder/cache" / MEMORY_FILE).is_file()
     edit(example_root)
     again = build_site(example_root, jobs=1)
@@ -180,3 +187,40 @@ def test_force_makes_every_file_again(example_root: Path) -> None:
     again = build_site(example_root, jobs=1, force=True)
     assert again.method[0] == "  made every file again: --force"
     assert again.changed == 0  # the same bytes: nothing rewritten
+
+
+def test_a_fresh_checkout_with_its_cache_restored_rebuilds_the_edited_record_alone(
+        example_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI (issue 27, point 5): the workflow restores `.site-builder` and the output into a
+    fresh checkout, where every file has a new mtime. The records are known again by their
+    bytes, so only the edited one is parsed, analysed for search and made again."""
+    build_site(example_root, jobs=1)
+    later = time.time() + 3600
+    for folder, folders, files in os.walk(example_root):
+        folders[:] = [f for f in folders if f not in ("_site", ".site-builder")]
+        for name in files:
+            os.utime(Path(folder, name), (later, later))
+    parsed: list[Path] = []
+    real = loader._parse_file
+
+    def counted(path: Path, ctx: object) -> object:
+        parsed.append(path)
+        return real(path, ctx)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(loader, "_parse_file", counted)
+    analysed: list[int] = []
+    keep = TextIndex.keep
+
+    def kept(index: TextIndex) -> bool:
+        analysed.append(index.analysed)
+        return keep(index)
+
+    monkeypatch.setattr(TextIndex, "keep", kept)
+    method, changed, files = built_after(lambda r: RECORD_EDITS["body"](r), example_root,
+                                         tmp_path, built=True)
+    assert parsed[:1] == [example_root / PLAIN]
+    assert analysed[:1] == [1]
+    assert method[0].startswith("  incremental:"), method
+    made, planned = (int(n) for n in re.findall(r"\d+", method[0])[:2])
+    assert made < planned / 4, method  # the record's page and the pages that list it
+    assert 0 < changed < files / 2
