@@ -5,6 +5,7 @@
 - `scan.py`      which files a content root holds; symlinks out of it are refused there
 - `loader.py`    content roots → an Archive, reparsing only files that changed
 - `loader_cache.py` what the loader remembers of each file's parse, also kept between runs
+- `record_file.py` one record file read: parsed, its bytes digested, its own problems found
 - `body_files.py` a record file's text: front matter split from the body, and bodies left in
                  their files by a one-off load, read again when asked for
 - `archive.py`   the records with derived lineage, reviews and sign-offs; lookup by any name

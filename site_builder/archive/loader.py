@@ -18,9 +18,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from site_builder.archive import foreign, scan
+from site_builder.archive import foreign, record_file, scan
 from site_builder.archive.archive import Archive, Project
-from site_builder.archive.body_files import decoded, file_digest
 from site_builder.archive.bulk import paused_gc
 from site_builder.archive.checks import cross_check
 from site_builder.archive.citations import cite_again, cite_code
@@ -32,9 +31,9 @@ from site_builder.archive.project_file import (
     foreign_project,
     read_project,
 )
-from site_builder.archive.records import FILE_NAME, Record, RecordContext, parse_record
+from site_builder.archive.records import FILE_NAME, Record, RecordContext
 from site_builder.archive.static import static_clashes
-from site_builder.base.confined import MAX_RECORD_BYTES, Refused, kind_of, read_regular
+from site_builder.base.confined import MAX_RECORD_BYTES, kind_of
 from site_builder.base.findings import Finding
 from site_builder.base.site_paths import RESERVED_FOLDERS
 from site_builder.config.site import SiteConfig, load_config
@@ -239,19 +238,13 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
             continue
         parsed = cache.files.get(key)
         if parsed is not None and parsed.stamp != stamp and parsed.context is context:
-            parsed = cache.files[key] = _restamped(parsed, key, stamp)
+            parsed = cache.files[key] = record_file.restamped(parsed, key, stamp)
             cache.changed = cache.changed or parsed.stamp == stamp
         if parsed is None or parsed.stamp != stamp or parsed.context is not context:
-            path = Path(key)
-            ctx = RecordContext(project=project, type=type_name, file_name=entry.name,
-                                path=path, rel_path=_relative(key, root),
-                                fields=fields, statuses=statuses, source=content.source)
-            parsed = Parsed(stamp, context, *_parse_file(path, ctx))
-            cache.changed = True
-            if parsed.record is not None:
-                parsed.record = parsed.record.on_disk(key, stamp, hold=not cache.bodies_on_disk,
-                                                      digest=parsed.digest)
-            cache.files[key] = parsed
+            parsed = cache.files[key] = _parsed(cache, key, stamp, context, RecordContext(
+                project=project, type=type_name, file_name=entry.name, path=Path(key),
+                rel_path=_relative(key, root), fields=fields, statuses=statuses,
+                source=content.source))
         fingerprint.append((key, stamp))
         findings.extend(parsed.findings)
         if parsed.record is not None:
@@ -262,6 +255,17 @@ def _load_folder(config: SiteConfig, content: ContentRoot, project: str, type_na
             skipped.append(Skipped(Path(key), _relative(key, root), DRAFT))
     findings.extend(_duplicate_numbers(numbers, f"{project}/{type_name}"))
     return records
+
+
+def _parsed(cache: LoaderCache, key: str, stamp: tuple[int, int], context: Any,
+            ctx: RecordContext) -> Parsed:
+    """The file at `key` parsed now, its body left in it or held as `cache` keeps bodies."""
+    parsed = Parsed(stamp, context, *record_file.parse_file(ctx.path, ctx))
+    cache.changed = True
+    if parsed.record is not None:
+        parsed.record = parsed.record.on_disk(key, stamp, hold=not cache.bodies_on_disk,
+                                              digest=parsed.digest)
+    return parsed
 
 
 def _record_stamp(entry: os.DirEntry[str], findings: list[Finding]) -> tuple[int, int] | None:
@@ -298,40 +302,6 @@ def _unreadable(exc: OSError) -> str:
     if isinstance(exc, FileNotFoundError):
         return "is a symlink to nothing"
     return f"cannot be read ({(exc.strerror or str(exc)).lower()})"
-
-
-def _parse_file(path: Path, ctx: RecordContext,
-                ) -> tuple[Record | None, list[Finding], bytes]:
-    """Read and parse one record file (line ends become `\n` as in text mode); the digest of
-    its bytes last (b"" when unread)."""
-    try:  # bytes, then decode: cheaper than a text stream
-        data = read_regular(path, MAX_RECORD_BYTES)
-    except Refused as exc:
-        return None, [Finding(path, 1, "error", f"'{path.name}' {exc.reason}")], b""
-    digest = file_digest(data)
-    try:
-        text = decoded(data)
-    except UnicodeDecodeError as exc:
-        return None, [Finding(path, 1, "error", f"not UTF-8 text ({exc.reason})")], digest
-    return (*parse_record(text, ctx), digest)
-
-
-def _restamped(parsed: Parsed, key: str, stamp: tuple[int, int]) -> Parsed:
-    """`parsed` with `stamp`, when the file at `key` still holds the bytes it was parsed
-    from; `parsed` itself otherwise. A fresh checkout (a CI run, its cache restored) gives
-    every file a new mtime: reading and digesting a file costs a fiftieth of parsing it."""
-    if not parsed.digest:
-        return parsed
-    try:
-        data = read_regular(key, MAX_RECORD_BYTES)
-    except (Refused, OSError):
-        return parsed
-    if file_digest(data) != parsed.digest:
-        return parsed
-    record = parsed.record
-    if record is not None and record.body_file is not None:
-        record = replace(record, body_file=replace(record.body_file, stamp=stamp))
-    return Parsed(stamp, parsed.context, record, parsed.findings, parsed.digest)
 
 
 def _relative(path: str | Path, root: str | Path) -> str:
@@ -374,7 +344,7 @@ def reload_records(archive: Archive, paths: Iterable[Path],
                             rel_path=old.rel_path, fields=archive.fields_for(old),
                             statuses=statuses, source=old.source)
         try:
-            record, problems, digest = _parse_file(path, ctx)
+            record, problems, digest = record_file.parse_file(path, ctx)
             info = path.stat()  # the body's stamp: a change after the read is an event too
         except OSError:
             return None

@@ -10,9 +10,11 @@ also kept on disk, in `.site-builder/cache/records.pickle` (`base/kept.py`), val
 copy of the code: a build writes them, and the next build, `check`, a query of the CLI, the
 MCP server or `serve` starts from them and parses only the files whose stamp moved
 (BUILD-ADR-0040). What is kept is what a one-off load holds: records with their bodies left
-in their files (`bodies_on_disk`) and their links found. A long-lived process reads the
-bodies in when it recalls them (`BodyFile.hold`), and does not write the file: it reloads
-on every save, and a save must reach the preview in 300 ms, less than writing takes.
+in their files (`bodies_on_disk`) and their links found, each with a digest of its file's
+bytes, by which a fresh checkout's files are known again (`record_file.restamped`). A
+long-lived process holds each recalled body from its first read (`BodyFile.hold_when_read`,
+BUILD-ADR-0041), and does not write the file: it reloads on every save, and a save must
+reach the preview in 300 ms, less than writing takes.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from site_builder.config.site import FieldDef, SiteConfig
 __all__ = ["KEPT_FILE", "LoaderCache", "Parsed"]
 
 KEPT_FILE = "records.pickle"
-FORMAT = "2"
+FORMAT = "3"
 
 @rebuilt_by_init
 @dataclass(slots=True)

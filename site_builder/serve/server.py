@@ -216,7 +216,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
             made = first.make(wanted, FIRST_BUILD_WAIT)
             if made is not None:
                 data = made.encode("utf-8") if isinstance(made, str) else made
-                self._send(HTTPStatus.OK, content_type(wanted), Stored(data, False),
+                # Compressed as the store compresses the file: a client sees one behaviour.
+                self._send(HTTPStatus.OK, content_type(wanted), Stored.of(wanted, data),
                            on_demand=True)
                 return True
             first.wait(FIRST_BUILD_WAIT)

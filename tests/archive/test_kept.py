@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.archive import loader
+from site_builder.archive import record_file
 from site_builder.archive.archive import Archive
 from site_builder.archive.body_files import RecordChanged
 from site_builder.archive.loader import LoaderCache
@@ -35,13 +35,13 @@ def archive_root(fixture_archive: Callable[[str], Path]) -> Path:
 def parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Path]]:
     """The record files the loader parses from here on."""
     seen: list[Path] = []
-    real = loader._parse_file
+    real = record_file.parse_file
 
     def counted(path: Path, ctx: object) -> object:
         seen.append(path)
         return real(path, ctx)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(loader, "_parse_file", counted)
+    monkeypatch.setattr(record_file, "parse_file", counted)
     yield seen
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.archive import loader
+from site_builder.archive import record_file
 from site_builder.archive.loader import LoaderCache
 from site_builder.sources.load import load_archive
 
@@ -18,13 +18,13 @@ from site_builder.sources.load import load_archive
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The file names `parse_record` is called for, in order."""
     calls: list[str] = []
-    real = loader.parse_record
+    real = record_file.parse_record
 
     def counting(text, ctx):
         calls.append(ctx.file_name)
         return real(text, ctx)
 
-    monkeypatch.setattr(loader, "parse_record", counting)
+    monkeypatch.setattr(record_file, "parse_record", counting)
     return calls
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.archive import loader
+from site_builder.archive import record_file
 from site_builder.query.textindex import TextIndex
 from site_builder.render.increment import MEMORY_FILE
 from site_builder.render.pages.theme import builtin_folder
@@ -201,13 +201,13 @@ def test_a_fresh_checkout_with_its_cache_restored_rebuilds_the_edited_record_alo
         for name in files:
             os.utime(Path(folder, name), (later, later))
     parsed: list[Path] = []
-    real = loader._parse_file
+    real = record_file.parse_file
 
     def counted(path: Path, ctx: object) -> object:
         parsed.append(path)
         return real(path, ctx)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(loader, "_parse_file", counted)
+    monkeypatch.setattr(record_file, "parse_file", counted)
     analysed: list[int] = []
     keep = TextIndex.keep
 
