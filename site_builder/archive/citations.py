@@ -20,6 +20,7 @@ projects, a short ref of one of its types, a path into one of its record folders
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -43,11 +44,12 @@ class _Names:
         self.shorts: dict[tuple[str, int], list[str]] = {}
         self.files: dict[str, str] = {}
         self.folders = {f"{r.project}/{r.type}".lower() for r in archive.records}
+        inside = os.path.join(top, "")
         for record in archive.records:
             if record.number.isdigit():
                 key = (record.type.lower(), int(record.number))
                 self.shorts.setdefault(key, []).append(record.id)
-            for path in _file_names(record, top):
+            for path in _file_names(record, inside):
                 self.files[path.removesuffix(".md")] = record.id
                 self.folders.add(path.rpartition("/")[0])
 
@@ -84,11 +86,14 @@ class _Names:
         return None, any(parent.lower() in self.folders for parent in parents)
 
 
-def _file_names(record: Record, top: Path) -> list[str]:
-    """The record file's path relative to the repository and to the archive root."""
+def _file_names(record: Record, inside: str) -> list[str]:
+    """The record file's path relative to the repository (`inside` is its folder, with a
+    trailing separator) and to the archive root. Compared as strings: both are absolute,
+    and pathlib's `relative_to` was 0.2 s of every load of 10,000 records in a repository."""
     out = [] if record.rel_path.startswith("../") else [record.rel_path]
-    if record.path.is_relative_to(top):
-        out.append(record.path.relative_to(top).as_posix())
+    path = os.fspath(record.path)
+    if path.startswith(inside):
+        out.append(path[len(inside):].replace(os.sep, "/"))
     return out
 
 
