@@ -26,7 +26,7 @@ from site_builder.config.site import load_config
 from site_builder.query import answers as query
 from site_builder.query.kept_index import IndexState, kept_index_file
 from site_builder.query.postings import Analysis, Postings
-from site_builder.query.textindex import TextIndex, index_for, stem
+from site_builder.query.textindex import TextIndex, follow, index_for, stem
 from site_builder.render.search.index import _encoded_file
 from site_builder.render.site import build_site
 from site_builder.sources.load import load_archive
@@ -215,3 +215,25 @@ def test_a_term_whose_postings_are_unchanged_takes_the_encoding_the_last_build_k
     build_site(built, jobs=1)
     assert f'"{sqlite}":"MARKED"' not in _shard_text(built)
     assert f'"{quagga}":"' in _shard_text(built)
+
+
+def test_a_recalled_index_follows_an_edit_of_a_record_whose_body_it_never_read(
+        built: Path) -> None:
+    """The MCP server recalls the index, so it never reads the bodies of the records that
+    did not change; when one of them is edited, its old terms are taken out by its kept
+    words (its old body is gone from the disk), and the answers are a fresh index's."""
+    config, findings = load_config(built)
+    assert config is not None, findings
+    source = LocalSource(config, log=lambda message: None)
+    archive = source.archive()
+    index = index_for(archive)
+    assert query.search_records(archive, query="okapi")["total"] == 0
+    assert index.analysed == 0
+    EDITS["body"](built)  # a record whose body nothing read yet
+    edited = source.archive()
+    assert edited is not archive
+    follow(edited, archive)  # as the server does with the archive it answers from next
+    found = query.search_records(edited, query="okapi")
+    assert [r["id"] for r in found["records"]] == [EDITED]
+    assert index_for(edited) is index and index.analysed == 1
+    same_as_fresh(index, edited)

@@ -214,6 +214,12 @@ class Archive:
         when the loader left it there)."""
         return self._bodies(record) if self._bodies is not None else record.body
 
+    @property
+    def own_bodies(self) -> bool:
+        """Whether every body is its record's own (`Record.body`), not a supplier's: two
+        archives holding the same Record then hold the same body."""
+        return self._bodies is None and self._all_bodies is None
+
     def all_bodies(self) -> Mapping[str, str]:
         """Every record's body keyed by id, read at once.
 

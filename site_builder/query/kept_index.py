@@ -32,7 +32,7 @@ from site_builder.archive.records import Record
 from site_builder.base.installed import code_digest
 from site_builder.base.kept import KeptFile, digest
 from site_builder.config.site import SiteConfig
-from site_builder.query.postings import Analysis, Postings
+from site_builder.query.postings import Postings
 from site_builder.query.textwords import word_terms
 
 __all__ = ["IndexState", "Recalled", "WordLists", "kept_index_file", "mark", "recall"]
@@ -99,7 +99,8 @@ class WordLists:
 
     def terms(self, slots: Iterable[int]) -> frozenset[str]:
         """The terms the records in `slots` are posted under."""
-        return frozenset(term for slot in slots for term in terms_of(self.get(slot)))
+        return frozenset(term for slot in slots for word in self.get(slot)
+                         for term in word_terms(word))
 
     def clear(self, slot: int) -> None:
         """`slot` holds no record any more."""
@@ -109,11 +110,6 @@ class WordLists:
     def reordered(self, slots: Sequence[int]) -> WordLists:
         """The lists of `slots`, in that order: new slot n holds old slot `slots[n]`'s."""
         return WordLists(self.table, [self.lists[s] for s in slots])
-
-
-def terms_of(words: Iterable[str]) -> dict[str, int]:
-    """The terms `words` yield, as the keys of an analysis's counts (postings.py)."""
-    return {term: 0 for word in words for term in word_terms(word)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,8 +189,7 @@ def recall(kept: KeptFile, records: Sequence[Record]) -> Recalled | None:
     try:
         for record_id in [i for i in state.records if i not in same]:
             slot = slots.pop(record_id)
-            found = words.get(slot)
-            postings.remove(slot, Analysis(terms_of(found), postings.lengths[slot], found))
+            postings.remove_words(slot, words.get(slot))
             words.clear(slot)
             free.append(slot)
     except (KeyError, IndexError):

@@ -219,6 +219,12 @@ class Postings:
                 levels[term] = array("B", [v for _, _, v in rows])
         self.lengths = array("I", [self.lengths[old] for old in order])
 
+    def remove_words(self, slot: int, words: Sequence[str]) -> None:
+        """`remove`, knowing only the distinct words the record was added with: its terms
+        are theirs (kept_index.py keeps them, where the record's old text is gone)."""
+        terms = {term: 0 for word in words for term in word_terms(word)}
+        self.remove(slot, Analysis(terms, self.lengths[slot], words))
+
     # ---- what is derived ----------------------------------------------------------------
 
     @property

@@ -105,13 +105,11 @@ class TextIndex:
         self.keys: dict[str, list[int]] = {}
         self.chains: dict[int, list[int]] = {}
         self.total = 0
-        self._kept, self._recall = kept, kept is not None
-        self._keeping = keep and kept is not None
-        # slot → its record's words, while the index is to be kept (`keep`).
+        self._kept, self._keeping = kept, keep and kept is not None
+        # slot → its record's words, while the index is to be kept (`keep`) or was recalled.
         self._words: WordLists | None = WordLists() if self._keeping else None
         self._unkept = True  # whether the kept file lacks a change this index holds
-        self.analysed = 0
-        """How many times a record was analysed (a kept index: only those that changed)."""
+        self.analysed = 0  # records analysed so far (a kept index: only those that changed)
 
     def serve(self, archive: Archive) -> None:
         """Make `archive` the one calls without an archive of their own are about."""
@@ -132,7 +130,7 @@ class TextIndex:
                 self._build(archive.records, bodies, checkpoint)
             moved = True
         else:
-            moved = self._update(archive.records, bodies)
+            moved = self._update(archive.records, bodies, archive.own_bodies)
         if moved:
             self._renumber(archive.records)
         slots = self._slots
@@ -163,7 +161,8 @@ class TextIndex:
         self._slots = {r.id: n for n, r in enumerate(records)}
         self._key_of = {r.id: record_key(r) for r in records}
 
-    def _update(self, records: Sequence[Record], bodies: Mapping[str, str]) -> bool:
+    def _update(self, records: Sequence[Record], bodies: Mapping[str, str],
+                own: bool) -> bool:
         """The postings changed to hold `records` with `bodies`, record by record; whether
         the records' order (their numbers or keys) may have changed."""
         held, old_bodies = self._held, self._bodies or {}
@@ -173,25 +172,26 @@ class TextIndex:
             old = held.get(record.id)
             if old is None:
                 added.append(record)
-            elif old is not record or bodies.get(record.id) is not old_bodies.get(record.id):
+            elif old is not record or (not own and bodies.get(record.id) is not \
+                    old_bodies.get(record.id)):
                 changed.append((old, record))
         gone = set(held) - {r.id for r in records} if len(held) + len(added) != len(
             records) else set()
         moved = bool(added or gone)
         postings = self._postings
         for old, record in changed:
-            before, after = old_bodies.get(old.id, ""), bodies.get(record.id, "")
             held[record.id] = record
-            if old == record and before == after:
-                continue  # read again, the same
+            # Read again, the same: with bodies of their own, equal records hold one body.
+            if old == record and (own or old_bodies.get(old.id) == bodies.get(record.id)):
+                continue
             slot = self._slots[record.id]
-            postings.remove(slot, analyse(old, before))
-            self._add(slot, analyse(record, after))
+            self._remove(slot, old, old_bodies)
+            self._add(slot, analyse(record, bodies.get(record.id, "")))
             moved = moved or old.date != record.date or record_key(record) != \
                 self._key_of[record.id]
         for record_id in sorted(gone):
             slot = self._slots.pop(record_id)
-            postings.remove(slot, analyse(held.pop(record_id), old_bodies.get(record_id, "")))
+            self._remove(slot, held.pop(record_id), old_bodies)
             self._free.append(slot)
             if self._words is not None:
                 self._words.clear(slot)
@@ -203,6 +203,14 @@ class TextIndex:
         self._unkept = self._unkept or bool(changed or gone or added)
         return moved
 
+    def _remove(self, slot: int, record: Record, bodies: Mapping[str, str]) -> None:
+        """Take the record in `slot` out: by the words it was added with where they are held
+        (a recalled index never read the unchanged records' bodies), else by analysing it."""
+        if self._words is None:
+            self._postings.remove(slot, analyse(record, bodies.get(record.id, "")))
+        else:
+            self._postings.remove_words(slot, self._words.get(slot))
+
     def _add(self, slot: int, analysis: Analysis) -> None:
         self.analysed += 1
         self._postings.add(slot, analysis)
@@ -212,10 +220,7 @@ class TextIndex:
     def _recalled(self, records: Sequence[Record], bodies: Mapping[str, str]) -> bool:
         """Start from the kept index, brought up to date with `records`; False, and nothing
         changed, when there is none, it does not fit, or most records changed since."""
-        if not self._recall or self._kept is None:
-            return False
-        self._recall = False
-        found = recall(self._kept, records)
+        found = recall(self._kept, records) if self._kept is not None else None
         if found is None:
             return False
         self._postings, self._words = found.postings, found.words
@@ -227,8 +232,6 @@ class TextIndex:
             self._slots[record.id] = slot
             self._held[record.id] = record
             self._add(slot, analyse(record, bodies.get(record.id, "")))
-        if not self._keeping:
-            self._words = None
         self._unkept = found.changed
         return True
 
@@ -285,16 +288,15 @@ class TextIndex:
         """Write the index, as analysed by the last call, to the kept file it was made
         with (`keep`), unless that file holds it already; whether the file holds it now."""
         with self._lock:
-            if not self._keeping or self._kept is None or self._records is None:
-                return False
-            if not self._unkept:
-                return True
-            self._compact()
-            assert self._words is not None
             records = self._records
-            state = IndexState([r.id for r in records], [mark(r) for r in records],
-                               self._postings.parts(), self._words)
-            self._unkept = not state.write(self._kept)
+            if not self._keeping or self._kept is None or records is None:
+                return False
+            if self._unkept:
+                self._compact()
+                assert self._words is not None
+                state = IndexState([r.id for r in records], [mark(r) for r in records],
+                                   self._postings.parts(), self._words)
+                self._unkept = not state.write(self._kept)
             return not self._unkept
 
     def recall_from(self, kept: KeptFile) -> None:
@@ -302,7 +304,7 @@ class TextIndex:
         (a read-only use: `keep` never writes there)."""
         with self._lock:
             if self._records is None:
-                self._kept, self._recall = kept, True
+                self._kept = kept
 
     def ready(self, archive: Archive | None = None) -> None:
         """Analyse the records now (`archive`'s, or the index's own archive's)."""
