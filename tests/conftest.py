@@ -8,12 +8,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import pytest
 
 from bench.site_builder_target import WITHOUT_EXCHANGE
+from site_builder.archive import record_file
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -45,6 +46,20 @@ def fixture_archive(tmp_path: Path) -> Callable[[str], Path]:
         return target
 
     return copy
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Path]]:
+    """The record files the loader parses from here on."""
+    seen: list[Path] = []
+    real = record_file.parse_file
+
+    def counted(path: Path, ctx: object) -> object:
+        seen.append(path)
+        return real(path, ctx)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(record_file, "parse_file", counted)
+    yield seen
 
 
 def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120,

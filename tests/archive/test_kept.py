@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from site_builder.archive import record_file
 from site_builder.archive.archive import Archive
 from site_builder.archive.body_files import RecordChanged
 from site_builder.archive.loader import LoaderCache
@@ -29,20 +28,6 @@ def archive_root(fixture_archive: Callable[[str], Path]) -> Path:
     root = fixture_archive("lineage")
     (root / RECORD).write_text(LINKED)
     return root
-
-
-@pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Path]]:
-    """The record files the loader parses from here on."""
-    seen: list[Path] = []
-    real = record_file.parse_file
-
-    def counted(path: Path, ctx: object) -> object:
-        seen.append(path)
-        return real(path, ctx)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(record_file, "parse_file", counted)
-    yield seen
 
 
 def _one_off(root: Path) -> Archive:

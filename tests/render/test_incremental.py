@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.archive import record_file
 from site_builder.query.textindex import TextIndex
 from site_builder.render.increment import MEMORY_FILE
 from site_builder.render.pages.theme import builtin_folder
@@ -190,7 +189,8 @@ def test_force_makes_every_file_again(example_root: Path) -> None:
 
 
 def test_a_fresh_checkout_with_its_cache_restored_rebuilds_the_edited_record_alone(
-        example_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        example_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        parses: list[Path]) -> None:
     """CI (issue 27, point 5): the workflow restores `.site-builder` and the output into a
     fresh checkout, where every file has a new mtime. The records are known again by their
     bytes, so only the edited one is parsed, analysed for search and made again."""
@@ -200,14 +200,7 @@ def test_a_fresh_checkout_with_its_cache_restored_rebuilds_the_edited_record_alo
         folders[:] = [f for f in folders if f not in ("_site", ".site-builder")]
         for name in files:
             os.utime(Path(folder, name), (later, later))
-    parsed: list[Path] = []
-    real = record_file.parse_file
-
-    def counted(path: Path, ctx: object) -> object:
-        parsed.append(path)
-        return real(path, ctx)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(record_file, "parse_file", counted)
+    parses.clear()  # the first build parsed them all
     analysed: list[int] = []
     keep = TextIndex.keep
 
@@ -218,7 +211,7 @@ def test_a_fresh_checkout_with_its_cache_restored_rebuilds_the_edited_record_alo
     monkeypatch.setattr(TextIndex, "keep", kept)
     method, changed, files = built_after(lambda r: RECORD_EDITS["body"](r), example_root,
                                          tmp_path, built=True)
-    assert parsed[:1] == [example_root / PLAIN]
+    assert parses[:1] == [example_root / PLAIN]
     assert analysed[:1] == [1]
     assert method[0].startswith("  incremental:"), method
     made, planned = (int(n) for n in re.findall(r"\d+", method[0])[:2])
