@@ -23,6 +23,8 @@ import shutil
 import stat
 from pathlib import Path
 
+from site_builder.render.output import tree
+
 
 def clear(path: Path) -> None:
     """Remove whatever entry is at `path` (a file, a link, a folder), if any, so that a new
@@ -68,19 +70,25 @@ def linked(path: Path, source: Path) -> bool:
 def prune(root: Path, keep: set[str]) -> None:
     """Remove every file, link and folder under `root` that holds nothing of `keep` (site
     paths of files). Raises OSError."""
-    for folder, folders, files in os.walk(root, topdown=False):
-        rel = os.path.relpath(folder, root).replace(os.sep, "/")
-        prefix = "" if rel == "." else f"{rel}/"
-        for name in files:
-            if prefix + name not in keep:
-                os.unlink(os.path.join(folder, name))
-        for name in folders:
-            path = os.path.join(folder, name)
-            if os.path.islink(path):
-                os.unlink(path)
+    emptied: set[str] = set()  # folders left with nothing: removed by their parent's turn
+    for here in tree.walk(str(root), bottom_up=True):
+        held = False
+        for entry in here.files:
+            if here.inside(entry.name) in keep:
+                held = True
+            else:
+                os.unlink(entry.path)
+        for name in here.links:
+            os.unlink(f"{here.path}/{name}")
+        for name in here.folders:
+            if here.inside(name) not in emptied:
+                held = True
                 continue
             try:
-                os.rmdir(path)  # only when emptied
+                os.rmdir(f"{here.path}/{name}")
             except OSError as error:
                 if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
                     raise
+                held = True
+        if not held:
+            emptied.add(here.rel)

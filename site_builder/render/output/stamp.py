@@ -26,6 +26,7 @@ from site_builder.archive.codescan import state_of
 from site_builder.base.installed import installed_versions, normal_name
 from site_builder.config.site import SiteConfig
 from site_builder.render.markdown.bodies import RENDERER_PACKAGES
+from site_builder.render.output import tree
 from site_builder.render.pages.theme import builtin_folder
 from site_builder.sources import checkouts
 
@@ -48,14 +49,18 @@ def _walk(digest: Any, folder: Path) -> None:
     if not folder.is_dir():
         digest.update(f"missing:{folder}\0".encode())
         return
-    for current, folders, files in os.walk(folder):
-        # Bytecode caches are written while a build runs, .git changes on every fetch, and
-        # .site-builder (inside the content folder when that is the root) is the build's own.
-        folders[:] = sorted(f for f in folders if f not in _NOT_INPUTS)
-        digest.update(f"d:{os.path.relpath(current, folder)}\0".encode())
-        for name in sorted(files):
-            stat = os.stat(os.path.join(current, name))
-            digest.update(f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    # Bytecode caches are written while a build runs, .git changes on every fetch, and
+    # .site-builder (inside the content folder when that is the root) is the build's own.
+    for here in tree.walk(str(folder), skip=_NOT_INPUTS):
+        parts = [f"d:{here.rel or '.'}\0"]
+        for entry in here.files:
+            try:
+                status = entry.stat()
+            except OSError:  # a broken link: there, but nothing to read
+                parts.append(f"{entry.name}\0broken\0")
+                continue
+            parts.append(f"{entry.name}\0{status.st_size}\0{status.st_mtime_ns}\0")
+        digest.update("".join(parts).encode("utf-8", "surrogateescape"))
 
 
 def input_fingerprint(config: SiteConfig, output: Path) -> str | None:
