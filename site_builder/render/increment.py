@@ -10,6 +10,8 @@ After each build, `<root>/.site-builder/cache/increment.json` remembers (`Memory
   resolve, and what its published data holds of other records and of code citing it);
 - for each planned file, a digest of the records it read (`reads_digest`), or EVERY;
 - the search index's files, the files each body linked to, the records drawing a diagram;
+- where each file made of pieces laid them out (`output/pieces.py`), so that the next build
+  copies the pieces of unchanged records;
 - the output folder's fingerprint once written (`stamp.output_fingerprint`).
 
 The next build compares (`decide`). Where the setting or the output folder moved, everything
@@ -37,6 +39,7 @@ from site_builder.archive.archive import Archive
 from site_builder.base.installed import code_digest, installed_versions, normal_name
 from site_builder.query.answers import detail
 from site_builder.render.agents import artifacts
+from site_builder.render.output.pieces import Layout
 from site_builder.render.pages.templates import SitePages
 from site_builder.render.pages.theme import Theme
 from site_builder.render.pages.urls import Urls
@@ -44,7 +47,7 @@ from site_builder.render.planned import EVERY, Every, Planned
 from site_builder.render.search import index as search
 
 MEMORY_FILE = "increment.json"
-FORMAT = 1
+FORMAT = 2
 EVERY_RECORD = "*"
 # Before a file's digest: its plan made nothing last time (a sitemap without `url`), and
 # will make nothing again while what it reads is the same.
@@ -75,11 +78,14 @@ class Memory:
     search: list[str]
     assets: dict[str, list[str]]
     drawn: list[str]
+    layouts: dict[str, Layout]
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "setting": self.setting, "output": self.output,
                 "records": self.records, "files": self.files, "search": self.search,
-                "assets": self.assets, "drawn": self.drawn}
+                "assets": self.assets, "drawn": self.drawn,
+                "layouts": {rel: [[key, *where] for key, where in layout.items()]
+                            for rel, layout in self.layouts.items()}}
 
 
 def recall(cache_dir: Path) -> Memory | None:
@@ -88,8 +94,10 @@ def recall(cache_dir: Path) -> Memory | None:
         data = json.loads((cache_dir / MEMORY_FILE).read_text(encoding="utf-8"))
         if data.get("format") != FORMAT:
             return None
+        layouts = {rel: {key: (offset, length) for key, offset, length in pieces}
+                   for rel, pieces in data["layouts"].items()}
         return Memory(data["setting"], data["output"], data["records"], data["files"],
-                      data["search"], data["assets"], data["drawn"])
+                      data["search"], data["assets"], data["drawn"], layouts)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 

@@ -35,6 +35,7 @@ from site_builder.render.increment import (
 from site_builder.render.markdown.bodies import body_keys, environment_key
 from site_builder.render.markdown.body_cache import BodyCache
 from site_builder.render.output.lock import build_lock
+from site_builder.render.output.pieces import Layout
 from site_builder.render.output.stamp import (
     Stamp,
     forget_stamp,
@@ -145,6 +146,8 @@ def _write(archive: Archive, target: Path, jobs: int | None, cache: bool, inputs
     increment = step.increment if step else None
     index, bodies, stats = start_rendering(archive, body_cache, jobs, keyed, increment)
     with Output(target, spare_folder(config, target) if cache else None) as out:
+        if step is not None and step.previous is not None and step.increment.full is None:
+            out.splice_from(step.previous.layouts, step.unchanged)
         made = write_files(archive, bodies, index, out, report, increment,
                            step.kept if step else None)
         if cache:
@@ -165,7 +168,7 @@ def _write(archive: Archive, target: Path, jobs: int | None, cache: bool, inputs
         output = output_fingerprint(target)
         if inputs is not None:
             write_stamp(cache_dir, Stamp(inputs, output, report_of(result)))
-        remember(cache_dir, step.memory(output, out.written, made))
+        remember(cache_dir, step.memory(output, out.written, made, out.layouts))
     return replace(result, seconds=time.perf_counter() - started)
 
 
@@ -191,6 +194,11 @@ class _Step:
             increment.full = "--force"
         return cls(increment, previous, setting, records)
 
+    def unchanged(self, record_id: str) -> bool:
+        """True when the record's digest is the one the last build knew."""
+        return (self.previous is not None
+                and self.previous.records.get(record_id) == self.records.get(record_id))
+
     @property
     def kept(self) -> Made | None:
         """What the last build knew of the pages this one keeps."""
@@ -199,7 +207,8 @@ class _Step:
         return Made(assets={k: tuple(v) for k, v in self.previous.assets.items()},
                     drawn=set(self.previous.drawn))
 
-    def memory(self, output: str, written: set[str], made: Made) -> Memory:
+    def memory(self, output: str, written: set[str], made: Made,
+               layouts: dict[str, Layout]) -> Memory:
         """What this build leaves for the next one."""
         search = made.search
         if not self.increment.search and self.previous is not None:
@@ -208,7 +217,14 @@ class _Step:
                       {path: reads if path in written else UNWRITTEN + reads
                        for path, reads in self.increment.files.items()},
                       sorted(search), {k: list(v) for k, v in made.assets.items() if v},
-                      sorted(made.drawn))
+                      sorted(made.drawn), self._layouts(layouts))
+
+    def _layouts(self, layouts: dict[str, Layout]) -> dict[str, Layout]:
+        """Where each file of pieces lies now: as this build wrote it, or as the last did."""
+        kept = self.previous.layouts if self.previous is not None else {}
+        out = {rel: layout for rel, layout in kept.items() if rel in self.increment.files}
+        out.update(layouts)
+        return out
 
 
 def spare_folder(config: SiteConfig, target: Path) -> Path:

@@ -36,6 +36,7 @@ from site_builder.query.copies import front_matter, markdown_copy
 from site_builder.render.agents.agent_text import inline, line_start, link_text, one_line
 from site_builder.render.agents.guide import agents_md
 from site_builder.render.agents.schema import decisions_schema
+from site_builder.render.output.pieces import Piece, Pieces
 from site_builder.render.pages.feeds import atom_feed, robots_txt, sitemap
 from site_builder.render.pages.urls import Urls
 from site_builder.render.planned import EVERY, Planned, nothing
@@ -77,7 +78,7 @@ def planned(archive: Archive, urls: Urls, html_pages: Iterable[str] = ()) -> Ite
     yield Planned(LLMS, lambda: header() + llms_sections(archive, urls), EVERY)
     # Streamed, each copy made again: holding every copy at once would cost as much memory
     # as the whole archive.
-    yield Planned(LLMS_FULL, lambda: llms_full(archive, header(), copies.copy), EVERY)
+    yield Planned(LLMS_FULL, lambda: llms_full(archive, header, copies.copy), EVERY)
     yield Planned(AGENTS, partial(agents_md, archive, urls), EVERY)
     yield Planned(FEED, partial(atom_feed, archive, urls), EVERY)
     yield Planned(SITEMAP, partial(sitemap, archive, urls, html_pages), EVERY)
@@ -100,17 +101,26 @@ def decisions(archive: Archive, urls: Urls) -> dict[str, Any]:
         _decisions_item(archive, urls, record) for record in archive.records]}
 
 
-def decisions_json(archive: Archive, urls: Urls) -> Iterator[bytes]:
-    """decisions.json as compact JSON, in chunks of one record each: the same bytes as
+def decisions_json(archive: Archive, urls: Urls) -> Pieces:
+    """decisions.json as compact JSON, in pieces of one record each: the same bytes as
     `decisions` dumped whole, without every record's dict and the whole text held at once
-    (some 300 MB at 100,000 records)."""
-    head = _json(_decisions_head(archive), compact=True)
-    assert head.endswith("}\n")
-    yield (head[:-2] + ',"records":[').encode("utf-8")
-    for number, record in enumerate(archive.records):
+    (some 300 MB at 100,000 records), and each piece one the next build can copy."""
+
+    def head() -> bytes:
+        text = _json(_decisions_head(archive), compact=True)
+        assert text.endswith("}\n")
+        return (text[:-2] + ',"records":[').encode("utf-8")
+
+    def item(record: Record, first: bool) -> bytes:
         text = _json(_decisions_item(archive, urls, record), compact=True)[:-1]
-        yield (text if number == 0 else "," + text).encode("utf-8")
-    yield b"]}\n"
+        return (text if first else "," + text).encode("utf-8")
+
+    return Pieces([
+        Piece("head", None, head),
+        *(Piece(f"{record.id}\0first" if number == 0 else record.id, record.id,
+                partial(item, record, number == 0))
+          for number, record in enumerate(archive.records)),
+        Piece("tail", None, lambda: b"]}\n")])
 
 
 def _decisions_item(archive: Archive, urls: Urls, record: Record) -> dict[str, Any]:
@@ -230,12 +240,16 @@ class _Copies:
         return markdown_copy(self._archive, record, front)
 
 
-def llms_full(archive: Archive, header: str, copy: Callable[[Record], str]) -> Iterator[bytes]:
-    """llms-full.txt in chunks: the llms.txt header, then every record's `copy` after one
-    blank line, records in force first."""
-    yield header.encode("utf-8")
+def llms_full(archive: Archive, header: Callable[[], str],
+              copy: Callable[[Record], str]) -> Pieces:
+    """llms-full.txt in pieces: the llms.txt `header`, then every record's `copy` after one
+    blank line, records in force first; each record's piece one the next build can copy."""
+
+    def piece(record: Record) -> bytes:
+        text = copy(record)
+        return b"\n" + text.encode("utf-8") + (b"" if text.endswith("\n") else b"\n")
+
     ordered = [r for r in archive.records if archive.is_current(r)]
     ordered += [r for r in archive.records if not archive.is_current(r)]
-    for record in ordered:
-        text = copy(record)
-        yield b"\n" + text.encode("utf-8") + (b"" if text.endswith("\n") else b"\n")
+    return Pieces([Piece("header", None, lambda: header().encode("utf-8")),
+                   *(Piece(record.id, record.id, partial(piece, record)) for record in ordered)])

@@ -26,10 +26,11 @@ import errno
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from site_builder.errors import OutputError
+from site_builder.render.output import tree
 
 try:
     import fcntl
@@ -284,24 +285,47 @@ def move_into(step: Commit, rel: str, ready: set[str]) -> None:
     step.place(rel)
 
 
+def apply_commit(step: Commit, staged: Iterable[str], stale: Iterable[str],
+                 folders: Iterable[str]) -> None:
+    """Take every step of a commit and finish it: each `staged` file moved into place, each
+    `stale` one saved away, each emptied folder (deepest first) removed. On any error, Ctrl-C
+    too, every step taken is undone and the error raised again: the old site, not half of
+    each. Raises JournalError when it cannot be undone."""
+    try:
+        ready: set[str] = set()
+        for rel in staged:
+            move_into(step, rel, ready)
+        for rel in stale:
+            if rel not in step.saved and os.path.lexists(step.target / rel):
+                step.save(rel)
+        for folder in folders:
+            if os.path.isdir(step.target / folder):
+                step.rmdir(folder)
+    except BaseException as error:
+        try:
+            step.rollback()
+        except JournalError as undo:
+            raise JournalError(f"cannot write {getattr(error, 'filename', '?')}: "
+                               f"{getattr(error, 'strerror', error)}; {undo}") from None
+        raise
+    step.finish()
+
+
 def stale_files(target: Path, written: set[str]) -> tuple[list[str], list[str]]:
     """The files (and links) under `target` that are not in `written`, and the folders that
     may be empty once they are gone, deepest first."""
     stale: list[str] = []
     emptied: list[str] = []
     may_empty: set[str] = set()
-    for folder, folders, files in os.walk(target, topdown=False):  # children first
-        rel_folder = os.path.relpath(folder, target).replace(os.sep, "/")
-        prefix = "" if rel_folder == "." else f"{rel_folder}/"
-        gone = [prefix + name for name in files if prefix + name not in written]
-        links = [prefix + name for name in folders
-                 if os.path.islink(os.path.join(folder, name))]
+    for here in tree.walk(str(target), bottom_up=True):  # children first
+        gone = [here.inside(entry.name) for entry in here.files
+                if here.inside(entry.name) not in written]
         stale.extend(gone)
-        stale.extend(links)
-        subfolders = [prefix + name for name in folders if prefix + name not in links]
+        stale.extend(here.inside(name) for name in here.links)
         # May end up empty: every file goes and every subfolder may end up empty. Whether
         # it does (new files may arrive) is for rmdir to tell.
-        if prefix and len(gone) == len(files) and may_empty.issuperset(subfolders):
-            emptied.append(rel_folder)
-            may_empty.add(rel_folder)
+        if (here.rel and len(gone) == len(here.files)
+                and all(here.inside(name) in may_empty for name in here.folders)):
+            emptied.append(here.rel)
+            may_empty.add(here.rel)
     return stale, emptied

@@ -28,8 +28,7 @@ import errno
 import os
 import posixpath
 import shutil
-import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 
@@ -39,11 +38,13 @@ from site_builder.render.output.exchange import exchange, unavailable
 from site_builder.render.output.journal import (
     Commit,
     JournalError,
-    move_into,
+    apply_commit,
     recover,
     siblings,
     stale_files,
 )
+from site_builder.render.output.pieces import Layout, Pieces, laid_out, splice_file
+from site_builder.render.output.same import same_bytes, same_file_bytes
 from site_builder.render.output.staging import Stager, StagingFailed
 
 
@@ -91,6 +92,10 @@ class Output:
         # something has changed (and only then: a build that changes nothing writes nothing).
         self._unlinked: list[str] = []
         self._changed_any = False
+        # Files made of pieces: where this build laid each out, and where the last did.
+        self.layouts: dict[str, Layout] = {}
+        self._layouts_before: Mapping[str, Layout] = {}
+        self._unchanged: Callable[[str], bool] = lambda record_id: False
 
     def __enter__(self) -> Output:
         """Undo any commit a killed build left unfinished, choose how to commit, then create
@@ -154,12 +159,15 @@ class Output:
         (written as UTF-8), bytes, or an iterable of bytes chunks for a file too large to
         hold in memory at once. Raises ValueError for a path outside the site or one
         written twice."""
+        if isinstance(data, Pieces):
+            self._write_pieces(rel, data)
+            return
         if not isinstance(data, (str, bytes)):
             self._write_chunks(rel, data)
             return
         content = data.encode("utf-8") if isinstance(data, str) else data
         self._claim(rel)
-        if not self._fresh and _same_bytes(self.target / rel, content):
+        if not self._fresh and same_bytes(self.target / rel, content):
             self._same(rel)
             return
         self._changes()
@@ -169,6 +177,38 @@ class Output:
             self._stager.write(rel, content)  # created by the writer process
         except StagingFailed as failed:
             raise self._refused(failed.error, failed.rel) from None
+
+    def splice_from(self, layouts: Mapping[str, Layout], unchanged: Callable[[str], bool]) -> None:
+        """Where the previous output's files made of pieces lay them out, and which records
+        are `unchanged` since: their pieces are copied from there (pieces.py)."""
+        self._layouts_before, self._unchanged = layouts, unchanged
+
+    def _write_pieces(self, rel: str, file: Pieces) -> None:
+        before = self._layouts_before.get(rel)
+        if not before or self._fresh:  # nothing known to copy: compare while writing
+            layout: Layout = {}  # filled as the pieces are made
+            self.layouts[rel] = layout
+            self._write_chunks(rel, laid_out(file, layout))
+            return
+        self._claim(rel)
+        staged = self._stage(rel)
+        try:
+            spliced = splice_file(file, str(staged), str(self.target / rel), before,
+                                  self._unchanged)
+        except OSError as error:
+            raise self._refused(error, rel) from None
+        self.layouts[rel] = spliced.layout
+        self._staged_or_same(rel, staged, spliced.same)
+
+    def _staged_or_same(self, rel: str, staged: Path, same: bool) -> None:
+        """A file written by this thread at `staged`: dropped again when `same` as the old."""
+        if same:
+            staged.unlink()
+            self._staged.pop()
+            self.changed -= 1
+            self._same(rel)
+        else:
+            self._changes()
 
     def _write_chunks(self, rel: str, chunks: Iterable[bytes]) -> None:
         self._claim(rel)
@@ -189,19 +229,13 @@ class Output:
         finally:
             if previous is not None:
                 previous.close()
-        if same:
-            staged.unlink()
-            self._staged.pop()
-            self.changed -= 1
-            self._same(rel)
-        else:
-            self._changes()
+        self._staged_or_same(rel, staged, same)
 
     def copy(self, rel: str, source: Path) -> None:
         """Stage the file `rel` as a copy of `source`. Raises ValueError as `write` does and
         OSError when `source` cannot be read."""
         self._claim(rel)
-        if not self._fresh and _same_file_bytes(self.target / rel, source):
+        if not self._fresh and same_file_bytes(self.target / rel, source):
             self._same(rel)
             return
         self._changes()
@@ -346,25 +380,11 @@ class Output:
         except OSError as error:
             raise refused(error, "create") from None
         try:
-            ready: set[str] = set()
-            for rel in self._staged:
-                move_into(step, rel, ready)
-            for rel in stale:
-                if rel not in step.saved and os.path.lexists(self.target / rel):
-                    step.save(rel)
-            for folder in folders:  # deepest first
-                if os.path.isdir(self.target / folder):
-                    step.rmdir(folder)
-        except BaseException as error:  # Ctrl-C too: the old site, not half of each
-            try:
-                step.rollback()
-            except JournalError as undo:
-                raise OutputError(f"cannot write {getattr(error, 'filename', '?')}: "
-                                  f"{getattr(error, 'strerror', error)}; {undo}") from None
-            if isinstance(error, OSError):
-                raise refused(error) from None
+            apply_commit(step, self._staged, stale, folders)
+        except JournalError:
             raise
-        step.finish()
+        except OSError as error:
+            raise refused(error) from None
         return len(stale)
 
     def discard(self) -> None:
@@ -374,23 +394,3 @@ class Output:
         if not self._reuse:
             shutil.rmtree(self.stage, ignore_errors=True)
 
-
-def _same_bytes(path: Path, content: bytes) -> bool:
-    """True when `path` is a regular file (not a link to one) holding `content`."""
-    try:
-        status = path.lstat()
-        if not stat.S_ISREG(status.st_mode) or status.st_size != len(content):
-            return False
-        return path.read_bytes() == content
-    except OSError:
-        return False
-
-
-def _same_file_bytes(path: Path, source: Path) -> bool:
-    try:
-        status = path.lstat()
-        if not stat.S_ISREG(status.st_mode) or status.st_size != source.stat().st_size:
-            return False
-        return path.read_bytes() == source.read_bytes()
-    except OSError:
-        return False
