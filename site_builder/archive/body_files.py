@@ -43,6 +43,9 @@ class BodyFile:
     held_when_read: bool = field(default=False, compare=False, repr=False)
     digest: bytes = field(default=b"", compare=False, repr=False)
     """A digest of the file's bytes as parsed (`file_digest`), b"" when unknown."""
+    body_digest: bytes = field(default=b"", compare=False, repr=False)
+    """A digest of the body alone (`body_digest`), b"" when unknown: the render cache knows
+    a body by it without reading the file."""
 
     def read(self) -> str:
         """The body as the loader read it. Raises RecordChanged when it is not held and the
@@ -81,6 +84,11 @@ class BodyFile:
 
     def _changed(self, what: str) -> RecordChanged:
         return RecordChanged(f"{self.path} {what} after it was loaded; run the command again")
+
+
+def body_digest(body: str) -> bytes:
+    """A digest of a body's text (BLAKE2b, 16 bytes)."""
+    return hashlib.blake2b(body.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def file_digest(data: bytes) -> bytes:

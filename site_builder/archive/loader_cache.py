@@ -41,7 +41,7 @@ from site_builder.config.site import FieldDef, SiteConfig
 __all__ = ["KEPT_FILE", "LoaderCache", "Parsed"]
 
 KEPT_FILE = "records.pickle"
-FORMAT = "3"
+FORMAT = "4"
 
 @rebuilt_by_init
 @dataclass(slots=True)

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import quote
 
 from site_builder.archive.affects import Affects
-from site_builder.archive.body_files import BodyFile
+from site_builder.archive.body_files import BodyFile, body_digest
 from site_builder.archive.body_files import split_front_matter as split_front_matter
 from site_builder.archive.links import BodyLink, body_links, content_root
 from site_builder.archive.origins import Source
@@ -128,11 +128,13 @@ class Record:
         known by `digest`). With `hold` the body is held too (`BodyFile.text`) and its links
         are found when asked; without, they are found now, uncached (the cache of
         `body_links` would hold the bodies)."""
+        known = body_digest(self.body_text)
         if hold:
             return replace(self, body_text="", body_file=BodyFile(
-                path, stamp, None, self.body_text, digest=digest))
+                path, stamp, None, self.body_text, digest=digest, body_digest=known))
         return replace(self, body_text="", body_file=BodyFile(
-            path, stamp, body_links.__wrapped__(self.body_text), digest=digest))
+            path, stamp, body_links.__wrapped__(self.body_text), digest=digest,
+            body_digest=known))
 
     @property
     def field_values(self) -> dict[str, Any]:

@@ -7,8 +7,10 @@ After each build, `<root>/.site-builder/cache/increment.json` remembers (`Memory
   site-builder code, the versions of what it renders with, templates, theme, site.yml, the
   projects, `SOURCE_DATE_EPOCH`, the output folder);
 - a digest of each record (`record_digests`: its front matter and body, how its body's links
-  resolve, and what its published data holds of other records and of code citing it);
-- for each planned file, a digest of the records it read (`reads_digest`), or EVERY;
+  resolve, and what its published data holds of other records and of code citing it), and
+  of its listing row alone (`views.Row`: what a listing page shows of it);
+- for each planned file, a digest of the records it read (`reads_digest`), or EVERY, and
+  for a listing, of the rows it lists, or every row;
 - the search index's files, the files each body linked to, the records drawing a diagram;
 - where each file made of pieces laid them out (`output/pieces.py`), so that the next build
   copies the pieces of unchanged records;
@@ -17,10 +19,11 @@ After each build, `<root>/.site-builder/cache/increment.json` remembers (`Memory
 The next build compares (`decide`). Where the setting or the output folder moved, everything
 is made again. Otherwise a planned file is made again when it is new, when it reads a record
 that changed or reads other records than before, or when it reads every record and any
-record was added, removed or changed; the search index likewise. Everything else is kept as
-it is, unread. The output is byte for byte a cold build's: the planned reads are the same
-ones `serve` trusts for a preview, and a test builds cold and incrementally after each kind
-of edit and compares every byte (build/adr/0037).
+record was added, removed or changed; a listing likewise by the rows it lists, so that an
+edit of a body remakes no listing; the search index as a file that reads every record.
+Everything else is kept as it is, unread. The output is byte for byte a cold build's: the
+planned reads are the same ones `serve` trusts for a preview, and a test builds cold and
+incrementally after each kind of edit and compares every byte (build/adr/0037).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from typing import Any
 import site_builder
 from site_builder.archive.archive import Archive
 from site_builder.base.installed import code_digest, installed_versions, normal_name
-from site_builder.query.answers import detail
+from site_builder.query.answers import detail, summary
 from site_builder.render.agents import artifacts
 from site_builder.render.output.pieces import Layout
 from site_builder.render.pages.templates import SitePages
@@ -49,6 +52,7 @@ from site_builder.render.search import index as search
 MEMORY_FILE = "increment.json"
 FORMAT = 2
 EVERY_RECORD = "*"
+EVERY_ROW = "#"
 # Before a file's digest: its plan made nothing last time (a sitemap without `url`), and
 # will make nothing again while what it reads is the same.
 UNWRITTEN = "-"
@@ -74,6 +78,7 @@ class Memory:
     setting: str
     output: str
     records: dict[str, str]
+    rows: dict[str, str]
     files: dict[str, str]
     search: list[str]
     assets: dict[str, list[str]]
@@ -82,7 +87,8 @@ class Memory:
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "setting": self.setting, "output": self.output,
-                "records": self.records, "files": self.files, "search": self.search,
+                "records": self.records, "rows": self.rows, "files": self.files,
+                "search": self.search,
                 "assets": self.assets, "drawn": self.drawn,
                 "layouts": {rel: [[key, *where] for key, where in layout.items()]
                             for rel, layout in self.layouts.items()}}
@@ -96,8 +102,8 @@ def recall(cache_dir: Path) -> Memory | None:
             return None
         layouts = {rel: {key: (offset, length) for key, offset, length in pieces}
                    for rel, pieces in data["layouts"].items()}
-        return Memory(data["setting"], data["output"], data["records"], data["files"],
-                      data["search"], data["assets"], data["drawn"], layouts)
+        return Memory(data["setting"], data["output"], data["records"], data["rows"],
+                      data["files"], data["search"], data["assets"], data["drawn"], layouts)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -132,16 +138,30 @@ def setting_digest(archive: Archive, body_environment: str, target: Path) -> str
     return digest.hexdigest()
 
 
-def record_digests(archive: Archive, body_keys: Mapping[str, str]) -> dict[str, str]:
-    """Record id → a digest of what the output can show of it: the record as loaded, its
-    body's cache key (how its links resolve) and its published data."""
-    out = {}
+@dataclass(frozen=True, slots=True)
+class Digests:
+    """Record id → the digest of what the output can show of it (`records`), and of its
+    listing row alone (`rows`)."""
+
+    records: dict[str, str]
+    rows: dict[str, str]
+
+
+def record_digests(archive: Archive, body_keys: Mapping[str, str]) -> Digests:
+    """The digests of every record: of the record as loaded, its body's cache key (how its
+    links resolve) and its published data; and of what its row shows (`views.row`: its
+    summary, whether it is in force and whether it is replaced, the rest coming from the
+    setting)."""
+    records, rows = {}, {}
     for record in archive.records:
-        published = json.dumps(detail(archive, record, body=False), sort_keys=True,
-                               default=str)
+        data = detail(archive, record, body=False)
+        published = json.dumps(data, sort_keys=True, default=str)
         text = "\0".join((repr(record), body_keys[record.id], published))
-        out[record.id] = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return out
+        records[record.id] = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        row = json.dumps([summary(record), data["current"], data["supersededBy"] is not None],
+                         sort_keys=True, default=str)
+        rows[record.id] = hashlib.sha256(row.encode("utf-8", "surrogatepass")).hexdigest()
+    return Digests(records, rows)
 
 
 def reads_digest(reads: Iterable[str], records: Mapping[str, str]) -> str:
@@ -172,27 +192,40 @@ class Increment:
                 f"{'made again' if self.search else 'kept'}")
 
 
-def decide(archive: Archive, previous: Memory | None, setting: str,
-           records: Mapping[str, str], output: str | None) -> Increment:
-    """What a build of `archive` (its `setting` and `records` digests) makes again, given the
+def file_digest(item: Planned, digests: Digests) -> str:
+    """What a planned file's bytes come from: a digest of the records it reads (EVERY_RECORD
+    for every record), then for a listing `|` and a digest of the rows it lists (EVERY_ROW
+    for every row)."""
+    reads = (EVERY_RECORD if isinstance(item.reads, Every)
+             else reads_digest(item.reads(), digests.records))
+    if item.lists is None:
+        return reads
+    lists = (EVERY_ROW if isinstance(item.lists, Every)
+             else reads_digest(item.lists(), digests.rows))
+    return f"{reads}|{lists}"
+
+
+def decide(archive: Archive, previous: Memory | None, setting: str, digests: Digests,
+           output: str | None) -> Increment:
+    """What a build of `archive` (its `setting` and record `digests`) makes again, given the
     memory of the last build and the output folder's fingerprint now (None: no output)."""
-    files: dict[str, str] = {}
     planned = list(plan(archive))
-    for item in planned:
-        files[item.path] = (EVERY_RECORD if isinstance(item.reads, Every)
-                            else reads_digest(item.reads(), records))
+    files = {item.path: file_digest(item, digests) for item in planned}
     paths = [item.path for item in planned if item.path != search.MANIFEST]
     why = _why_full(previous, setting, output)
     if why is not None or previous is None:
         return Increment(files, make=set(paths), full=why or "no earlier build")
-    changed = previous.records != records
+    changed = previous.records != digests.records
+    rows_changed = previous.rows != digests.rows
     increment = Increment(files, search=changed)
     for path in paths:
         before = previous.files.get(path)
         unwritten = before is not None and before.startswith(UNWRITTEN)
         if before is not None and unwritten:
             before = before[len(UNWRITTEN):]
-        if before is None or (changed if files[path] == EVERY_RECORD else before != files[path]):
+        reads, _, lists = files[path].partition("|")
+        if (before is None or before != files[path] or (reads == EVERY_RECORD and changed)
+                or (lists == EVERY_ROW and rows_changed)):
             increment.make.add(path)
         elif not unwritten:
             increment.keep.append(path)

@@ -39,14 +39,17 @@ def nothing() -> tuple[str, ...]:
 class Planned:
     """One output file: `make()` gives its contents (None: the file is not written this
     time, such as a sitemap for a site without `url`); `reads` says which records they
-    come from."""
+    come from, and `lists` which records a listing page shows as rows (`views.Row`) and
+    nothing else of: an edit that leaves a record's row as it was (its body, its authors)
+    leaves the listings of it as they were."""
 
     path: str
     make: Callable[[], str | bytes | Iterable[bytes] | None]
     reads: Reads
+    lists: Reads | None = None
 
 
 def reads_any(planned: Planned, records: frozenset[str]) -> bool:
-    """True when `planned` reads one of `records` (or every record)."""
-    reads = planned.reads
-    return isinstance(reads, Every) or not records.isdisjoint(reads())
+    """True when `planned` reads or lists one of `records` (or every record)."""
+    return any(isinstance(reads, Every) or not records.isdisjoint(reads())
+               for reads in (planned.reads, planned.lists) if reads is not None)

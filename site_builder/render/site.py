@@ -23,6 +23,7 @@ from site_builder.config.site import SiteConfig, load_config
 from site_builder.errors import OutputError, SiteBuilderError
 from site_builder.render.increment import (
     UNWRITTEN,
+    Digests,
     Increment,
     Memory,
     decide,
@@ -179,7 +180,7 @@ class _Step:
     increment: Increment
     previous: Memory | None
     setting: str
-    records: dict[str, str]
+    digests: Digests
 
     @classmethod
     def of(cls, archive: Archive, cache: BodyCache, body_keys: dict[str, str], target: Path,
@@ -187,17 +188,17 @@ class _Step:
         cache_dir = archive.config.cache_dir / "cache"
         previous = None if force else recall(cache_dir)
         setting = setting_digest(archive, cache.environment, target)
-        records = record_digests(archive, body_keys)
+        digests = record_digests(archive, body_keys)
         output = output_fingerprint(target) if previous and target.is_dir() else None
-        increment = decide(archive, previous, setting, records, output)
+        increment = decide(archive, previous, setting, digests, output)
         if force:
             increment.full = "--force"
-        return cls(increment, previous, setting, records)
+        return cls(increment, previous, setting, digests)
 
     def unchanged(self, record_id: str) -> bool:
         """True when the record's digest is the one the last build knew."""
         return (self.previous is not None
-                and self.previous.records.get(record_id) == self.records.get(record_id))
+                and self.previous.records.get(record_id) == self.digests.records.get(record_id))
 
     @property
     def kept(self) -> Made | None:
@@ -213,7 +214,7 @@ class _Step:
         search = made.search
         if not self.increment.search and self.previous is not None:
             search = self.previous.search
-        return Memory(self.setting, output, self.records,
+        return Memory(self.setting, output, self.digests.records, self.digests.rows,
                       {path: reads if path in written else UNWRITTEN + reads
                        for path, reads in self.increment.files.items()},
                       sorted(search), {k: list(v) for k, v in made.assets.items() if v},

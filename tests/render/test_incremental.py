@@ -20,9 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from site_builder.archive.loader import load_archive
 from site_builder.query.textindex import TextIndex
-from site_builder.render.increment import MEMORY_FILE
+from site_builder.render.increment import MEMORY_FILE, plan
 from site_builder.render.pages.theme import builtin_folder
+from site_builder.render.planned import Every
+from site_builder.render.search import index as search
 from site_builder.render.site import build_site
 from tests.conftest import edit_text
 
@@ -91,6 +94,8 @@ RECORD_EDITS: dict[str, Edit] = {
     "title": lambda r: front(r, CHAIN, "title", "title: A title edited by a test"),
     "body": lambda r: (r / PLAIN).write_text((r / PLAIN).read_text() + "\nOne more line.\n"),
     "status": lambda r: front(r, PLAIN, "status", "status: deprecated"),
+    "description": lambda r: front(r, PLAIN, "description", "description: Edited by a test"),
+    "authors": lambda r: front(r, PLAIN, "authors", "authors: [someone-else]"),
     "tags": lambda r: front(r, PLAIN, "tags", "tags: [build, a-tag-of-its-own]"),
     "supersedes added": lambda r: add_front(r, PLAIN, "supersedes: [build/adr/0036]"),
     "supersedes dropped": lambda r: front(r, CHAIN, "supersedes", "supersedes: []"),
@@ -186,6 +191,23 @@ def test_force_makes_every_file_again(example_root: Path) -> None:
     again = build_site(example_root, jobs=1, force=True)
     assert again.method[0] == "  made every file again: --force"
     assert again.changed == 0  # the same bytes: nothing rewritten
+
+
+@pytest.mark.parametrize("name", ["body", "authors"])
+def test_an_edit_no_row_shows_remakes_only_what_reads_the_record(
+        name: str, example_root: Path, tmp_path: Path) -> None:
+    """A listing shows rows (`views.Row`): an edit of what no row shows remakes the files
+    that read the record whole (its page, its copy, the agent files of every record), and
+    no listing."""
+    method, _, _ = built_after(RECORD_EDITS[name], example_root, tmp_path)
+    archive = load_archive(example_root)
+    record_id = PLAIN.removeprefix("content/").removesuffix(".md")
+    reading = [item.path for item in plan(archive) if item.path != search.MANIFEST
+               and (isinstance(item.reads, Every) or record_id in item.reads())]
+    listings = [item.path for item in plan(archive) if item.lists is not None]
+    assert method[0].startswith("  incremental:"), method
+    assert int(re.findall(r"\d+", method[0])[0]) == len(reading), (method, reading)
+    assert set(reading).isdisjoint(listings) and len(listings) > 5
 
 
 def test_a_fresh_checkout_with_its_cache_restored_rebuilds_the_edited_record_alone(

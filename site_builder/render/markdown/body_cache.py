@@ -51,11 +51,16 @@ class BodyCache:
         self._keys: set[str] | None = None
         self._added = 0
 
-    def key(self, record: Record, body: str, signature: tuple[tuple[str, str], ...]) -> str:
-        """The cache key of `record`'s rendered `body` given how its links resolve."""
+    def key(self, record: Record, body: str | bytes,
+            signature: tuple[tuple[str, str], ...]) -> str:
+        """The cache key of `record`'s rendered body given how its links resolve: `body` is
+        its text, or its digest (`body_files.body_digest`)."""
         digest = hashlib.sha256(self.environment.encode())
         digest.update(f"\0{record.id}\0{signature!r}\0".encode())
-        digest.update(body.encode("utf-8", "surrogatepass"))
+        if isinstance(body, bytes):
+            digest.update(b"\0digest\0" + body)
+        else:
+            digest.update(body.encode("utf-8", "surrogatepass"))
         return digest.hexdigest()
 
     def has(self, key: str) -> bool:

@@ -122,19 +122,23 @@ class SitePages:
         # timeline alone is 48 MB of HTML at 100,000 records. A record is listed on one
         # project page (and the home page before it, for a single project), so the rows of
         # each project are let go once its page is written.
-        yield Planned(Urls.HOME_PAGE, partial(self._streamed, self.home), EVERY)
+        # The listings show rows and what rows add up to (counts, filters, tags), and a
+        # project's page its supersede chains too.
+        yield Planned(Urls.HOME_PAGE, partial(self._streamed, self.home), nothing, EVERY)
         for project_id in self.archive.projects:
             yield Planned(Urls.project_page(project_id),
                           partial(self._streamed, self.project, project_id),
-                          partial(self._project_reads, project_id))
+                          partial(self.lineage.drawn_in, project_id),
+                          partial(self._project_lists, project_id))
             self._listed.forget()
-        yield Planned(Urls.TAGS_PAGE, lambda: self.tags_index()[1], EVERY)
+        yield Planned(Urls.TAGS_PAGE, lambda: self.tags_index()[1], nothing, EVERY)
         for tag in self._tags:
-            yield Planned(tag.page, partial(self._streamed, self.tag, tag.slug),
-                          partial(self._tag_reads, tag.slug))
+            yield Planned(tag.page, partial(self._streamed, self.tag, tag.slug), nothing,
+                          partial(self._tag_lists, tag.slug))
         self._listed.forget()
-        yield Planned(Urls.TIMELINE_PAGE, partial(self._streamed, self.timeline), EVERY)
-        yield Planned(SEARCH_PAGE, lambda: self.search()[1], EVERY)  # its filters count all
+        yield Planned(Urls.TIMELINE_PAGE, partial(self._streamed, self.timeline), nothing,
+                      EVERY)
+        yield Planned(SEARCH_PAGE, lambda: self.search()[1], nothing, EVERY)
         yield Planned(NOT_FOUND_PAGE, lambda: self.not_found()[1], nothing)
         for record in self.archive.records:
             yield Planned(Urls.record_page(record), partial(_html, self.record, record.id),
@@ -142,19 +146,19 @@ class SitePages:
 
     # ---- what pages read ----------------------------------------------------------------------
 
-    def _listed_reads(self, records: Iterable[Record]) -> set[str]:
-        """What a listing of `records` reads: what each row shows."""
+    def _rows_of(self, records: Iterable[Record]) -> set[str]:
+        """The records whose rows a listing of `records` shows something of: each row's
+        own, and those that say they replace it (`views.row_reads`)."""
         return {i for record in records for i in views.row_reads(self.archive, record)}
 
-    def _project_reads(self, project_id: str) -> set[str]:
-        listed = (r for r in self.archive.records if r.project == project_id)
-        return self._listed_reads(listed) | set(self.lineage.drawn_in(project_id))
+    def _project_lists(self, project_id: str) -> set[str]:
+        return self._rows_of(r for r in self.archive.records if r.project == project_id)
 
     def _record_reads(self, record: Record) -> set[str]:
         return {*query.shown_by(self.archive, record), *self.lineage.drawn_around(record)}
 
-    def _tag_reads(self, slug: str) -> set[str]:
-        return self._listed_reads(self._by_tag.get(slug, ()))
+    def _tag_lists(self, slug: str) -> set[str]:
+        return self._rows_of(self._by_tag.get(slug, ()))
 
     @cached_property
     def _by_tag(self) -> dict[str, list[Record]]:
