@@ -39,6 +39,7 @@ from site_builder.render.output.lock import build_lock
 from site_builder.render.output.pieces import Layout
 from site_builder.render.output.stamp import (
     Stamp,
+    fingerprint_of,
     forget_stamp,
     input_fingerprint,
     output_fingerprint,
@@ -166,7 +167,8 @@ def _write(archive: Archive, target: Path, jobs: int | None, cache: bool, inputs
     if body_cache is not None:
         body_cache.prune(bodies.cache_keys())
     if step is not None:
-        output = output_fingerprint(target)
+        output = (output_fingerprint(target) if out.listings is None
+                  else fingerprint_of(out.listings))
         if inputs is not None:
             write_stamp(cache_dir, Stamp(inputs, output, report_of(result)))
         remember(cache_dir, step.memory(output, out.written, made, out.layouts))

@@ -23,6 +23,7 @@ import pytest
 from site_builder.archive.loader import load_archive
 from site_builder.query.textindex import TextIndex
 from site_builder.render.increment import MEMORY_FILE, plan
+from site_builder.render.output.stamp import output_fingerprint, read_stamp
 from site_builder.render.pages.theme import builtin_folder
 from site_builder.render.planned import Every
 from site_builder.render.search import index as search
@@ -208,6 +209,21 @@ def test_an_edit_no_row_shows_remakes_only_what_reads_the_record(
     assert method[0].startswith("  incremental:"), method
     assert int(re.findall(r"\d+", method[0])[0]) == len(reading), (method, reading)
     assert set(reading).isdisjoint(listings) and len(listings) > 5
+
+
+def test_the_output_fingerprint_taken_in_the_commit_is_the_walked_one(
+        example_root: Path, tmp_path: Path) -> None:
+    """The spare's prune lists every folder of the new site as it goes, and the build
+    digests that instead of walking the site again: both must give the same fingerprint,
+    or the next build would make every file again."""
+    method, _, _ = built_after(RECORD_EDITS["tags"], example_root, tmp_path)
+    assert "the old one kept as the next build's spare" in method[-1], method
+    stamp = read_stamp(example_root / ".site-builder/cache")
+    assert stamp is not None
+    assert stamp.output == output_fingerprint(example_root / "_site")
+    RECORD_EDITS["body"](example_root)
+    again = build_site(example_root, jobs=1)
+    assert again.method[0].startswith("  incremental:"), again.method
 
 
 def test_a_fresh_checkout_with_its_cache_restored_rebuilds_the_edited_record_alone(

@@ -67,10 +67,12 @@ def linked(path: Path, source: Path) -> bool:
         raise
 
 
-def prune(root: Path, keep: set[str]) -> None:
+def prune(root: Path, keep: set[str]) -> dict[str, str]:
     """Remove every file, link and folder under `root` that holds nothing of `keep` (site
-    paths of files). Raises OSError."""
+    paths of files). Returns each remaining folder's `tree.listing` by its path, from which
+    the output's fingerprint is made without walking it again. Raises OSError."""
     emptied: set[str] = set()  # folders left with nothing: removed by their parent's turn
+    listings: dict[str, str] = {}
     for here in tree.walk(str(root), bottom_up=True):
         held = False
         for entry in here.files:
@@ -90,5 +92,10 @@ def prune(root: Path, keep: set[str]) -> None:
                 if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
                     raise
                 held = True
-        if not held:
+        if not held and here.rel:
             emptied.add(here.rel)
+        else:
+            listings[here.rel] = tree.listing(tree.Folder(
+                here.rel, here.path, here.folders, [],
+                [entry for entry in here.files if here.inside(entry.name) in keep]))
+    return listings

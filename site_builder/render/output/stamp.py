@@ -31,7 +31,8 @@ from site_builder.render.pages.theme import builtin_folder
 from site_builder.sources import checkouts
 
 STAMP_FILE = "build.json"
-_NOT_INPUTS = ("__pycache__", ".git", ".site-builder")
+NOT_INPUTS = ("__pycache__", ".git", ".site-builder")
+NOT_INPUTS_SET = frozenset(NOT_INPUTS)
 # Besides what shapes a body: the templates' engine and the YAML parser.
 _PACKAGES = (*RENDERER_PACKAGES, "jinja2", "pyyaml")
 
@@ -51,16 +52,8 @@ def _walk(digest: Any, folder: Path) -> None:
         return
     # Bytecode caches are written while a build runs, .git changes on every fetch, and
     # .site-builder (inside the content folder when that is the root) is the build's own.
-    for here in tree.walk(str(folder), skip=_NOT_INPUTS):
-        parts = [f"d:{here.rel or '.'}\0"]
-        for entry in here.files:
-            try:
-                status = entry.stat()
-            except OSError:  # a broken link: there, but nothing to read
-                parts.append(f"{entry.name}\0broken\0")
-                continue
-            parts.append(f"{entry.name}\0{status.st_size}\0{status.st_mtime_ns}\0")
-        digest.update("".join(parts).encode("utf-8", "surrogateescape"))
+    for here in tree.walk(str(folder), skip=NOT_INPUTS):
+        digest.update(tree.listing(here).encode("utf-8", "surrogateescape"))
 
 
 def input_fingerprint(config: SiteConfig, output: Path) -> str | None:
@@ -95,6 +88,17 @@ def output_fingerprint(output: Path) -> str:
     """A digest of the output folder's files as they are now."""
     digest = hashlib.sha256()
     _walk(digest, output)
+    return digest.hexdigest()
+
+
+def fingerprint_of(listings: dict[str, str]) -> str:
+    """`output_fingerprint` of a folder whose every folder's `tree.listing` a walk of it
+    already took (the spare's prune, just before it became the output)."""
+    digest = hashlib.sha256()
+    walked = {rel: text for rel, text in listings.items()
+              if NOT_INPUTS_SET.isdisjoint(rel.split("/"))}
+    for text in tree.in_walk_order(walked):
+        digest.update(text.encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 

@@ -65,5 +65,29 @@ def _walk(path: str, rel: str, bottom_up: bool, skip: Collection[str]) -> Iterat
         yield here
 
 
+def listing(here: Folder) -> str:
+    """What a fingerprint of a tree takes of one folder: its path, and each of its files by
+    name, size and mtime (a broken link as such)."""
+    parts = [f"d:{here.rel or '.'}\0"]
+    for entry in here.files:
+        try:
+            status = entry.stat()
+        except OSError:  # a broken link: there, but nothing to read
+            parts.append(f"{entry.name}\0broken\0")
+            continue
+        parts.append(f"{entry.name}\0{status.st_size}\0{status.st_mtime_ns}\0")
+    return "".join(parts)
+
+
+def in_walk_order(listings: dict[str, str]) -> list[str]:
+    """`listings` by folder (as `listing` gave them, in any order) in the order a walk from
+    the root yields the folders: sorted by their path's parts, each before what it holds."""
+    return [listings[rel] for rel in sorted(listings, key=_parts)]
+
+
+def _parts(rel: str) -> list[str]:
+    return rel.split("/") if rel else []
+
+
 def _name(entry: os.DirEntry[str]) -> str:
     return entry.name

@@ -96,6 +96,9 @@ class Output:
         self.layouts: dict[str, Layout] = {}
         self._layouts_before: Mapping[str, Layout] = {}
         self._unchanged: Callable[[str], bool] = lambda record_id: False
+        # Each folder of the committed site as its fingerprint takes it, where the commit
+        # walked it anyway (the spare's prune); None otherwise.
+        self.listings: dict[str, str] | None = None
 
     def __enter__(self) -> Output:
         """Undo any commit a killed build left unfinished, choose how to commit, then create
@@ -352,8 +355,8 @@ class Output:
             self.method = "unchanged"
             return
         try:
-            if self._reuse:
-                spare.prune(self.stage, self.written)  # what the spare held from before
+            if self._reuse:  # what the spare held from before
+                self.listings = spare.prune(self.stage, self.written)
             exchange(self.stage, self.target)
         except OSError as error:  # refused after the probe allowed it: take the journal
             if self._reuse:
