@@ -95,7 +95,6 @@ def prune(root: Path, keep: set[str]) -> dict[str, str]:
         if not held and here.rel:
             emptied.add(here.rel)
         else:
-            listings[here.rel] = tree.listing(tree.Folder(
-                here.rel, here.path, here.folders, [],
-                [entry for entry in here.files if here.inside(entry.name) in keep]))
+            listings[here.rel] = tree.listing(
+                here.rel, [entry for entry in here.files if here.inside(entry.name) in keep])
     return listings

@@ -31,8 +31,7 @@ from site_builder.render.pages.theme import builtin_folder
 from site_builder.sources import checkouts
 
 STAMP_FILE = "build.json"
-NOT_INPUTS = ("__pycache__", ".git", ".site-builder")
-NOT_INPUTS_SET = frozenset(NOT_INPUTS)
+NOT_INPUTS = frozenset(("__pycache__", ".git", ".site-builder"))
 # Besides what shapes a body: the templates' engine and the YAML parser.
 _PACKAGES = (*RENDERER_PACKAGES, "jinja2", "pyyaml")
 
@@ -53,7 +52,7 @@ def _walk(digest: Any, folder: Path) -> None:
     # Bytecode caches are written while a build runs, .git changes on every fetch, and
     # .site-builder (inside the content folder when that is the root) is the build's own.
     for here in tree.walk(str(folder), skip=NOT_INPUTS):
-        digest.update(tree.listing(here).encode("utf-8", "surrogateescape"))
+        digest.update(tree.listing(here.rel, here.files).encode("utf-8", "surrogateescape"))
 
 
 def input_fingerprint(config: SiteConfig, output: Path) -> str | None:
@@ -96,7 +95,7 @@ def fingerprint_of(listings: dict[str, str]) -> str:
     already took (the spare's prune, just before it became the output)."""
     digest = hashlib.sha256()
     walked = {rel: text for rel, text in listings.items()
-              if NOT_INPUTS_SET.isdisjoint(rel.split("/"))}
+              if NOT_INPUTS.isdisjoint(rel.split("/"))}
     for text in tree.in_walk_order(walked):
         digest.update(text.encode("utf-8", "surrogateescape"))
     return digest.hexdigest()

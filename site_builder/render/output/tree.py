@@ -13,7 +13,7 @@ too, so this module imports nothing outside the standard library.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 
@@ -65,11 +65,11 @@ def _walk(path: str, rel: str, bottom_up: bool, skip: Collection[str]) -> Iterat
         yield here
 
 
-def listing(here: Folder) -> str:
-    """What a fingerprint of a tree takes of one folder: its path, and each of its files by
-    name, size and mtime (a broken link as such)."""
-    parts = [f"d:{here.rel or '.'}\0"]
-    for entry in here.files:
+def listing(rel: str, files: Iterable[os.DirEntry[str]]) -> str:
+    """What a fingerprint of a tree takes of the folder `rel`: its path, and each of its
+    `files` by name, size and mtime (a broken link as such)."""
+    parts = [f"d:{rel or '.'}\0"]
+    for entry in files:
         try:
             status = entry.stat()
         except OSError:  # a broken link: there, but nothing to read
