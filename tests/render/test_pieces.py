@@ -112,3 +112,14 @@ def test_where_the_kernel_will_not_copy_the_bytes_are_copied_by_hand(
     texts = {"head": "HEAD\n", "a": "alpha\n", "c": "gamma\n", "b": "BETA\n"}
     build(site, Maker().file(texts), first.layouts, unchanged=lambda key: key != "b")
     assert (site / "all.txt").read_text() == "HEAD\nalpha\ngamma\nBETA\n"
+
+
+def test_a_layout_that_is_not_the_old_files_copies_nothing(tmp_path: Path) -> None:
+    site = tmp_path / "_site"
+    first = build(site, Maker().file(FIRST))
+    lying = {"all.txt": {key: (start + 1000, length)
+                         for key, (start, length) in first.layouts["all.txt"].items()}}
+    maker = Maker()
+    build(site, maker.file(FIRST), lying, unchanged=lambda key: True)
+    assert (site / "all.txt").read_text() == "".join(FIRST.values())
+    assert maker.made == list(FIRST)

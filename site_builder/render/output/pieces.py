@@ -63,6 +63,8 @@ def splice(file: Pieces, target: int, old: int | None, before: Mapping[str, tupl
     """Write `file` to the open file `target`: each piece laid out `before` in the `old` file
     (the last build's, open) whose record is `unchanged` is copied from there, every other
     piece is made, and one made the same as its old bytes counts as copied. Raises OSError."""
+    if old is not None and not _tiles(before, os.fstat(old).st_size):
+        old = None  # a layout that is not the old file's: nothing is copied from it
     copier = _Copier(target, old)
     layout: Layout = {}
     same = old is not None
@@ -86,6 +88,17 @@ def splice(file: Pieces, target: int, old: int | None, before: Mapping[str, tupl
             at = where[0] + where[1]
     copier.finish()
     return Spliced(layout, same and old is not None and at == os.fstat(old).st_size)
+
+
+def _tiles(layout: Mapping[str, tuple[int, int]], size: int) -> bool:
+    """True when the pieces of `layout` lie end to end from the start of a file of `size`
+    bytes to its end, as the layout of the file written is."""
+    at = 0
+    for start, length in sorted(layout.values()):
+        if start != at or length < 0:
+            return False
+        at += length
+    return at == size
 
 
 # Made bytes are written out once this many are held.
